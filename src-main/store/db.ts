@@ -1,0 +1,71 @@
+import Database from 'better-sqlite3'
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as schema from './schema.ts'
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
+
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle')
+const KEEP_BACKUPS = 3
+
+export interface OpenDatabaseOptions {
+  /** Path of the SQLite file; ':memory:' for throwaway databases. */
+  file: string
+  migrationsDir?: string
+  log?: (msg: string) => void
+}
+
+export function openDatabase({ file, migrationsDir = MIGRATIONS_DIR, log = () => {} }: OpenDatabaseOptions): Db {
+  const isFile = file !== ':memory:'
+  if (isFile) mkdirSync(dirname(file), { recursive: true })
+  const existed = isFile && existsSync(file)
+  const client = new Database(file)
+  applyPragmas(client)
+  if (existed && pendingMigrations(client, migrationsDir) > 0) backup(client, file, log)
+  const db = drizzle(client, { schema }) as Db
+  migrate(db, { migrationsFolder: migrationsDir })
+  return db
+}
+
+function applyPragmas(client: Database.Database): void {
+  client.pragma('journal_mode = WAL')
+  client.pragma('synchronous = NORMAL')
+  client.pragma('foreign_keys = ON')
+  client.pragma('busy_timeout = 5000')
+  client.pragma('cache_size = -65536')
+  client.pragma('temp_store = MEMORY')
+  client.pragma('mmap_size = 268435456')
+}
+
+function pendingMigrations(client: Database.Database, migrationsDir: string): number {
+  const journal = JSON.parse(readFileSync(join(migrationsDir, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }
+  const hasTable = client
+    .prepare("select 1 from sqlite_master where type='table' and name='__drizzle_migrations'")
+    .get()
+  if (!hasTable) return journal.entries.length
+  const { n } = client.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }
+  return journal.entries.length - n
+}
+
+/** A consistent copy (VACUUM INTO) before migrations touch an existing library. */
+function backup(client: Database.Database, file: string, log: (msg: string) => void): void {
+  const dir = join(dirname(file), 'backups')
+  mkdirSync(dir, { recursive: true })
+  const target = join(dir, `sheaf-${new Date().toISOString().replace(/[:.]/g, '-')}.db`)
+  client.prepare('VACUUM INTO ?').run(target)
+  log(`backed up the library to ${target} before migrating`)
+  const old = readdirSync(dir).filter((f) => f.startsWith('sheaf-') && f.endsWith('.db')).sort()
+  for (const f of old.slice(0, Math.max(0, old.length - KEEP_BACKUPS))) rmSync(join(dir, f))
+}
+
+export function closeDatabase(db: Db): void {
+  if (!db.$client.open) return
+  try {
+    db.$client.pragma('wal_checkpoint(TRUNCATE)')
+  } finally {
+    db.$client.close()
+  }
+}

@@ -1,0 +1,224 @@
+import { sql } from 'drizzle-orm'
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+/** Times are stored as epoch milliseconds and sent as ISO 8601 UTC. */
+const ms = (name: string) => integer(name, { mode: 'number' })
+const createdAt = () => ms('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`)
+
+export const users = sqliteTable('users', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  email: text('email').notNull(),
+  name: text('name').notNull(),
+  role: text('role', { enum: ['viewer', 'member', 'admin'] }).notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: ms('updated_at'),
+}, (t) => [uniqueIndex('users_email_idx').on(t.email)])
+
+export const invites = sqliteTable('invites', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  codeHash: text('code_hash').notNull(),
+  hint: text('hint').notNull(),
+  role: text('role', { enum: ['viewer', 'member', 'admin'] }).notNull(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  expiresAt: ms('expires_at').notNull(),
+  usedAt: ms('used_at'),
+  usedBy: integer('used_by').references(() => users.id, { onDelete: 'set null' }),
+  revokedAt: ms('revoked_at'),
+}, (t) => [uniqueIndex('invites_code_hash_idx').on(t.codeHash)])
+
+/** Key/value settings that are not secrets (secrets live in the credential store). */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).notNull(),
+  updatedAt: createdAt(),
+})
+
+export const bookmarks = sqliteTable('bookmarks', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  postId: text('post_id').notNull(),
+  text: text('text').notNull(),
+  authorHandle: text('author_handle').notNull(),
+  authorName: text('author_name').notNull(),
+  postCreatedAt: ms('post_created_at').notNull(),
+  importedAt: createdAt(),
+  updatedAt: ms('updated_at'),
+  source: text('source').notNull(),
+  lang: text('lang'),
+  conversationId: text('conversation_id'),
+  inReplyToPostId: text('in_reply_to_post_id'),
+  /** JSON arrays/objects kept as text: PostUrl[], Engagement, QuotedPost | null. */
+  urls: text('urls', { mode: 'json' }).notNull().default(sql`'[]'`),
+  engagement: text('engagement', { mode: 'json' }).notNull().default(sql`'{}'`),
+  quoted: text('quoted', { mode: 'json' }),
+  /** likes + reposts + replies + quotes + bookmarks: the `popular` sort key. */
+  engagementScore: integer('engagement_score').notNull().default(0),
+  mediaCount: integer('media_count').notNull().default(0),
+  rawJson: text('raw_json').notNull(),
+  /** Hash of what the pipeline reads (text, urls, media); a change makes the post due for analysis. */
+  contentHash: text('content_hash').notNull(),
+}, (t) => [
+  uniqueIndex('bookmarks_post_id_idx').on(t.postId),
+  index('bookmarks_post_created_at_idx').on(t.postCreatedAt), // sort=newest|oldest
+  index('bookmarks_engagement_idx').on(t.engagementScore), // sort=popular
+  index('bookmarks_source_created_idx').on(t.source, t.postCreatedAt), // source filter + sort
+  index('bookmarks_author_created_idx').on(t.authorHandle, t.postCreatedAt), // author filter + sort
+])
+
+export const media = sqliteTable('media', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  type: text('type', { enum: ['photo', 'video', 'animated_gif'] }).notNull(),
+  url: text('url').notNull(),
+  thumbnailUrl: text('thumbnail_url').notNull(),
+  videoUrl: text('video_url'),
+  altText: text('alt_text'),
+  width: integer('width'),
+  height: integer('height'),
+  durationMs: integer('duration_ms'),
+  /** Local cache (relative to the data dir's media folder), filled by vision_analysis. */
+  cachePath: text('cache_path'),
+  thumbPath: text('thumb_path'),
+  ocrText: text('ocr_text'),
+  visualTags: text('visual_tags', { mode: 'json' }),
+  description: text('description'),
+  fetchedAt: ms('fetched_at'),
+  fetchError: text('fetch_error'),
+}, (t) => [index('media_bookmark_idx').on(t.bookmarkId, t.position)])
+
+export const categories = sqliteTable('categories', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  slug: text('slug').notNull(),
+  color: text('color').notNull(),
+  description: text('description').notNull().default(''),
+  position: integer('position').notNull().default(0),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('categories_slug_idx').on(t.slug)])
+
+export const bookmarkCategories = sqliteTable('bookmark_categories', {
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  categoryId: integer('category_id').notNull().references(() => categories.id, { onDelete: 'cascade' }),
+  confidence: real('confidence').notNull().default(1),
+  /** 'user' assignments are kept by the pipeline and are training examples for the local classifier. */
+  assignedBy: text('assigned_by', { enum: ['user', 'pipeline'] }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  primaryKey({ columns: [t.bookmarkId, t.categoryId] }),
+  index('bookmark_categories_category_idx').on(t.categoryId, t.bookmarkId), // category filter, counts
+])
+
+/** User-removed pipeline categories, so a re-run does not put them back. */
+export const categoryRejections = sqliteTable('category_rejections', {
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  categoryId: integer('category_id').notNull().references(() => categories.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.bookmarkId, t.categoryId] })])
+
+export const notes = sqliteTable('notes', {
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  text: text('text').notNull(),
+  updatedAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.bookmarkId, t.userId] })])
+
+/** The Knowledge object, one row per analysed post. */
+export const knowledge = sqliteTable('knowledge', {
+  bookmarkId: integer('bookmark_id').primaryKey().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  summary: text('summary').notNull(),
+  action: text('action').notNull(),
+  sentiment: text('sentiment').notNull(),
+  confidence: real('confidence').notNull(),
+  relatedIds: text('related_ids', { mode: 'json' }).notNull().default(sql`'[]'`),
+  ossReport: text('oss_report', { mode: 'json' }),
+  /** Stage 1 output: hashtags, mentions, domains, tools, people, places, orgs, repos, kind. */
+  entities: text('entities', { mode: 'json' }),
+  kind: text('kind'),
+  provider: text('provider'),
+  /** bookmarks.content_hash at analysis time. */
+  contentHash: text('content_hash'),
+  analyzedAt: ms('analyzed_at').notNull(),
+})
+
+/** One shared, normalised tag vocabulary. */
+export const tags = sqliteTable('tags', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+}, (t) => [uniqueIndex('tags_name_idx').on(t.name)])
+
+export const bookmarkTags = sqliteTable('bookmark_tags', {
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  tagId: integer('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+}, (t) => [
+  primaryKey({ columns: [t.bookmarkId, t.tagId] }),
+  index('bookmark_tags_tag_idx').on(t.tagId, t.bookmarkId), // tag filter, mindmap tag edges
+])
+
+/** Sentence vectors per post and model (float32 or int8 little-endian, per `encoding`). */
+export const embeddings = sqliteTable('embeddings', {
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  model: text('model').notNull(),
+  dim: integer('dim').notNull(),
+  encoding: text('encoding', { enum: ['f32', 'i8'] }).notNull(),
+  vector: blob('vector', { mode: 'buffer' }).notNull(),
+  contentHash: text('content_hash').notNull(),
+}, (t) => [primaryKey({ columns: [t.bookmarkId, t.model] })])
+
+export const jobs = sqliteTable('jobs', {
+  id: text('id').primaryKey(),
+  /** running | paused | cancelling | cancelled | completed | failed */
+  status: text('status').notNull(),
+  force: integer('force', { mode: 'boolean' }).notNull().default(false),
+  bookmarkIds: text('bookmark_ids', { mode: 'json' }),
+  stage: text('stage').notNull(),
+  current: integer('current').notNull().default(0),
+  total: integer('total').notNull().default(0),
+  processed: integer('processed').notNull().default(0),
+  errors: integer('errors').notNull().default(0),
+  provider: text('provider'),
+  tokensIn: integer('tokens_in').notNull().default(0),
+  tokensOut: integer('tokens_out').notNull().default(0),
+  costUsd: real('cost_usd').notNull().default(0),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  updatedAt: ms('updated_at'),
+  finishedAt: ms('finished_at'),
+  error: text('error'),
+}, (t) => [index('jobs_status_idx').on(t.status, t.createdAt)])
+
+/** The posts a job covers and how far each got; what makes resume after a restart possible. */
+export const jobItems = sqliteTable('job_items', {
+  jobId: text('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  /** Index of the last finished stage (0 = none, 4 = categorization done). */
+  doneStage: integer('done_stage').notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.jobId, t.bookmarkId] }),
+  index('job_items_stage_idx').on(t.jobId, t.doneStage),
+])
+
+export const jobErrors = sqliteTable('job_errors', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  jobId: text('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+  bookmarkId: integer('bookmark_id').references(() => bookmarks.id, { onDelete: 'cascade' }),
+  stage: text('stage').notNull(),
+  message: text('message').notNull(),
+  /** Set when the item fell back to the local provider after a remote failure. */
+  fellBack: integer('fell_back', { mode: 'boolean' }).notNull().default(false),
+  createdAt: createdAt(),
+}, (t) => [index('job_errors_job_idx').on(t.jobId)])
+
+export const importHistory = sqliteTable('import_history', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  fileName: text('file_name').notNull(),
+  format: text('format').notNull(),
+  bytes: integer('bytes').notNull(),
+  imported: integer('imported').notNull(),
+  duplicates: integer('duplicates').notNull(),
+  updated: integer('updated').notNull(),
+  errors: integer('errors').notNull(),
+  createdAt: createdAt(),
+}, (t) => [index('import_history_created_idx').on(t.createdAt)])

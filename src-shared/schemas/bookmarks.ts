@@ -1,0 +1,68 @@
+import { z } from 'zod'
+import { zEngagement, zMediaType, zPostUrl, zQuotedPost } from './posts.ts'
+
+export const DEFAULT_PAGE_SIZE = 20
+export const MAX_PAGE_SIZE = 100
+
+export const zCategorySummary = z.object({ name: z.string(), slug: z.string(), color: z.string() })
+export type CategorySummary = z.infer<typeof zCategorySummary>
+
+export const zMedia = z.object({
+  type: zMediaType,
+  url: z.string(),
+  thumbnailUrl: z.string(),
+  videoUrl: z.string().nullable(),
+  altText: z.string().nullable(),
+  /** Same-origin URL of the locally cached copy, once the pipeline fetched it. */
+  localUrl: z.string().nullable(),
+})
+export type Media = z.infer<typeof zMedia>
+
+export const zBookmark = z.object({
+  id: z.number().int(),
+  postId: z.string(),
+  text: z.string(),
+  authorHandle: z.string(),
+  authorName: z.string(),
+  postCreatedAt: z.string(),
+  importedAt: z.string(),
+  source: z.string(),
+  categories: z.array(zCategorySummary),
+  media: z.array(zMedia),
+  urls: z.array(zPostUrl),
+  engagement: zEngagement,
+})
+export type Bookmark = z.infer<typeof zBookmark>
+
+export const SENTIMENTS = ['positive', 'negative', 'neutral', 'mixed'] as const
+export const ACTIONS = ['read_later', 'reference', 'try', 'watch', 'share', 'archive'] as const
+
+export const zKnowledge = z.object({
+  summary: z.string(),
+  action: z.enum(ACTIONS),
+  tags: z.array(z.string()),
+  sentiment: z.enum(SENTIMENTS),
+  confidence: z.number().min(0).max(1),
+  relatedIds: z.array(z.number().int()),
+  analyzedAt: z.string(),
+  ossReport: z.unknown().nullable(),
+})
+export type Knowledge = z.infer<typeof zKnowledge>
+
+export const zBookmarkDetail = zBookmark.extend({
+  rawJson: z.string(),
+  knowledge: zKnowledge.nullable(),
+  quoted: zQuotedPost.nullable(),
+  /** The signed-in person's private note. */
+  note: z.string().nullable(),
+  lang: z.string().nullable(),
+})
+export type BookmarkDetail = z.infer<typeof zBookmarkDetail>
+
+export const zBookmarkList = z.object({
+  bookmarks: z.array(zBookmark),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+})
+export type BookmarkList = z.infer<typeof zBookmarkList>
