@@ -16,7 +16,14 @@ export const zEmail = z
   .max(254, 'email is too long')
   .pipe(z.email({ error: 'email must be a valid e-mail address' }))
 
-const utf8Length = (s: string): number => new TextEncoder().encode(s).length
+export function utf8Length(s: string): number {
+  let n = 0
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!
+    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
+  }
+  return n
+}
 
 export const zPassword = z
   .string({ error: 'password must be a string' })

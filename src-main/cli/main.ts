@@ -1,0 +1,59 @@
+import { Command, CommanderError } from 'commander'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { isAppError } from '../../src-shared/errors.ts'
+import { serve } from '../app/index.ts'
+import { registerInviteCommands, registerSecretCommands, registerUserCommands } from './commands.ts'
+
+const BUILT_UI = join(dirname(fileURLToPath(import.meta.url)), '../../out/renderer')
+
+export function buildProgram(): Command {
+  const program = new Command('sheaf')
+    .description('Sheaf: your saved posts, organised and shared with your household.')
+    .option('--data-dir <dir>', 'library folder (default: the OS data folder, or $SHEAF_DATA_DIR)')
+    .showHelpAfterError()
+    .exitOverride()
+
+  program.command('serve').description('run the server and UI (headless)')
+    .option('--host <host>', 'address to listen on', undefined)
+    .option('--port <port>', 'port; 0 picks a free one', (v) => Number(v))
+    .option('--no-ui', 'serve the API only')
+    .action(async (o: { host?: string; port?: number; ui: boolean }, cmd: Command) => {
+      const uiDir = o.ui ? (process.env.SHEAF_UI_DIR ?? (existsSync(BUILT_UI) ? BUILT_UI : null)) : null
+      const { sheaf, server } = await serve({ host: o.host, port: o.port, dataDir: cmd.optsWithGlobals().dataDir, uiDir })
+      if (!uiDir && o.ui) sheaf.log.warn('the UI is not built (run `npm run build:web`); serving the API only')
+      const stop = async () => {
+        sheaf.log.info('shutting down')
+        await server.close()
+        await sheaf.close()
+        process.exit(0)
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+
+  registerUserCommands(program.command('user').description('manage accounts'))
+  registerInviteCommands(program.command('invite').description('manage invite codes'))
+  registerSecretCommands(program.command('secret').description('manage the session signing key'))
+  for (const c of program.commands) c.exitOverride().showHelpAfterError()
+  for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride().showHelpAfterError()
+  return program
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' })
+    return 0
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2
+    const message = isAppError(e) || e instanceof Error ? e.message : String(e)
+    process.stderr.write(`sheaf: ${message}\n`)
+    return 1
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const code = await main(process.argv.slice(2))
+  if (code !== 0 || !process.argv.slice(2).includes('serve')) process.exitCode = code
+}

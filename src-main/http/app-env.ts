@@ -1,0 +1,15 @@
+import type { HttpBindings } from '@hono/node-server'
+import type { User } from '../../src-shared/schemas/users.ts'
+
+export interface AppVariables {
+  /** Set by the session middleware on authenticated requests. */
+  user: User
+  /** The client's address as seen on the socket (proxies are not trusted). */
+  clientIp: string
+  /** The request came from this machine. */
+  isLoopback: boolean
+  /** Unix seconds at which the current session token expires. */
+  sessionExp: number
+}
+
+export type AppEnv = { Bindings: HttpBindings; Variables: AppVariables }

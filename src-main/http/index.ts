@@ -1,0 +1,65 @@
+import { Hono } from 'hono'
+import type { Config } from '../app/config.ts'
+import type { Auth } from '../auth/index.ts'
+import type { AppEnv } from './app-env.ts'
+import { notFound, toErrorResponse, type ErrorLogger } from './errors.ts'
+import { bodyLimit } from './middleware/body-limit.ts'
+import { clientInfo } from './middleware/client-info.ts'
+import { csrfGuard } from './middleware/csrf-guard.ts'
+import { hostCheck } from './middleware/host-check.ts'
+import { rateLimit } from './middleware/rate-limit.ts'
+import { securityHeaders } from './middleware/security-headers.ts'
+import { session } from './middleware/session.ts'
+import { PUBLIC_AUTH_ROUTES, authRoutes } from './routes/auth.ts'
+import { userRoutes } from './routes/users.ts'
+import { mountStaticUi } from './static-ui.ts'
+
+export type { AppEnv } from './app-env.ts'
+export { CSRF_HEADER } from './middleware/csrf-guard.ts'
+export { isLoopbackAddress } from './middleware/client-info.ts'
+
+export interface HttpDeps {
+  config: Config
+  auth: Auth
+  clock: () => number
+  logError: ErrorLogger
+  /** Host names served besides loopback; changes when LAN sharing starts or stops. */
+  allowedHosts: () => readonly string[]
+}
+
+const UPLOAD_PATHS = new Set(['/api/import'])
+const OWN_LIMIT = new Set(['POST /api/auth/login', 'POST /api/auth/register', 'POST /api/auth/setup'])
+
+export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
+  const { config, auth, clock } = deps
+  const app = new Hono<AppEnv>()
+  app.onError(toErrorResponse(deps.logError))
+  app.use(clientInfo(), hostCheck({ allowedHosts: deps.allowedHosts }), securityHeaders())
+
+  const byAddress = (c: { get(k: 'clientIp'): string }) => `ip:${c.get('clientIp')}`
+  const limits = config.rateLimits
+  const apiLimit = rateLimit({
+    rule: () => limits.api,
+    key: (c) => (c.get('user') ? `user:${c.get('user').id}` : byAddress(c)),
+    clock,
+    what: 'requests',
+  })
+  const loginLimit = rateLimit({ rule: () => limits.login, key: byAddress, clock, what: 'sign-in attempts' })
+  const registerLimit = rateLimit({ rule: () => limits.register, key: byAddress, clock, what: 'sign-up attempts' })
+
+  const api = new Hono<AppEnv>()
+  api.use(csrfGuard())
+  api.use(async (c, next) =>
+    UPLOAD_PATHS.has(c.req.path) ? next() : bodyLimit(() => config.bodyLimitBytes)(c, next))
+  api.use(session({ sessions: auth.sessions, isPublic: (m, p) => PUBLIC_AUTH_ROUTES.has(`${m} ${p}`) }))
+  api.use(async (c, next) => (OWN_LIMIT.has(`${c.req.method} ${c.req.path}`) ? next() : apiLimit(c, next)))
+
+  api.get('/health', (c) => c.json({ ok: true }))
+  api.route('/auth', authRoutes({ auth, loginLimit, registerLimit }))
+  api.route('/users', userRoutes({ auth }))
+  api.all('*', notFound)
+
+  app.route('/api', api)
+  mountStaticUi(app, config.uiDir)
+  return app
+}

@@ -1,0 +1,60 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import { AppError } from '../../../src-shared/errors.ts'
+import { zLoginBody, zRegisterBody, zSetupBody } from '../../../src-shared/schemas/users.ts'
+import type { Auth } from '../../auth/index.ts'
+import type { AppEnv } from '../app-env.ts'
+import { clearSessionCookie, setSessionCookie } from '../cookies.ts'
+import { jsonBody } from '../validate.ts'
+
+export interface AuthRouteDeps {
+  auth: Auth
+  loginLimit: MiddlewareHandler<AppEnv>
+  registerLimit: MiddlewareHandler<AppEnv>
+}
+
+const expiresAt = (exp: number) => new Date(exp * 1000).toISOString()
+
+export const authRoutes = ({ auth, loginLimit, registerLimit }: AuthRouteDeps) =>
+  new Hono<AppEnv>()
+    .post('/login', loginLimit, async (c) => {
+      const { email, password } = await jsonBody(c, zLoginBody)
+      const s = await auth.sessions.login(email, password)
+      setSessionCookie(c, s.token)
+      return c.json({ user: s.user })
+    })
+    .post('/register', registerLimit, async (c) => {
+      const body = await jsonBody(c, zRegisterBody)
+      const s = await auth.sessions.register(body)
+      setSessionCookie(c, s.token)
+      return c.json({ user: s.user }, 201)
+    })
+    .post('/logout', (c) => {
+      clearSessionCookie(c)
+      return c.json({ ok: true })
+    })
+    .get('/me', (c) => c.json({ user: c.get('user'), expiresAt: expiresAt(c.get('sessionExp')) }))
+    .post('/refresh', async (c) => {
+      const s = await auth.sessions.issue(c.get('user'))
+      setSessionCookie(c, s.token)
+      return c.json({ user: s.user, expiresAt: expiresAt(s.claims.exp) })
+    })
+    .get('/setup', (c) => c.json({ needsSetup: auth.sessions.needsSetup(), local: c.get('isLoopback') }))
+    .post('/setup', registerLimit, async (c) => {
+      if (!c.get('isLoopback')) {
+        throw new AppError('FORBIDDEN', 'The first admin can only be created on the machine running Sheaf.')
+      }
+      if (!auth.sessions.needsSetup()) throw new AppError('FORBIDDEN', 'Sheaf is already set up; sign in instead.')
+      const s = await auth.sessions.setup(await jsonBody(c, zSetupBody))
+      setSessionCookie(c, s.token)
+      return c.json({ user: s.user }, 201)
+    })
+
+/** Routes reachable without a session. */
+export const PUBLIC_AUTH_ROUTES = new Set([
+  'POST /api/auth/login',
+  'POST /api/auth/register',
+  'POST /api/auth/logout',
+  'GET /api/auth/setup',
+  'POST /api/auth/setup',
+  'GET /api/health',
+])

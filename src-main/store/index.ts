@@ -1,0 +1,10 @@
+export { openDatabase, closeDatabase, MIGRATIONS_DIR, type Db, type OpenDatabaseOptions } from './db.ts'
+export * as schema from './schema.ts'
+export * from './queries/users.ts'
+export * from './queries/invites.ts'
+export * from './queries/settings.ts'
+
+/** Runs `fn` in one SQLite transaction (all or nothing). */
+export function transaction<T>(db: import('./db.ts').Db, fn: () => T): T {
+  return db.$client.transaction(fn)()
+}
