@@ -4,7 +4,9 @@ import { openForCli } from '../app/index.ts'
 import { readPassword } from './prompt.ts'
 
 type Opts = Record<string, string | boolean | undefined>
-const out = (line: string) => process.stdout.write(line + '\n')
+const out = (line: string): void => {
+  process.stdout.write(line + "\n")
+}
 
 const valid = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, v: unknown): T => {
   const r = schema.safeParse(v)
