@@ -5,7 +5,7 @@ import { readPassword } from './prompt.ts'
 
 type Opts = Record<string, string | boolean | undefined>
 const out = (line: string): void => {
-  process.stdout.write(line + "\n")
+  process.stdout.write(line + '\n')
 }
 
 const valid = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, v: unknown): T => {

@@ -18,8 +18,8 @@ export class Client {
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
     const h: Record<string, string> = { ...headers }
     if (this.cookie) h.cookie = this.cookie
-    let payload: BodyInit | undefined
-    if (body instanceof FormData || typeof body === 'string') payload = body as BodyInit
+    let payload: string | FormData | undefined
+    if (body instanceof FormData || typeof body === 'string') payload = body as string | FormData
     else if (body !== undefined) {
       payload = JSON.stringify(body)
       h['content-type'] = 'application/json'
