@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import type { Hono } from 'hono'
 import { createAuth, type Auth } from '../auth/index.ts'
-import { createHttpApp, type AppEnv } from '../http/index.ts'
+import { createHttpApp, type AppEnv, type RouteModule } from '../http/index.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
@@ -39,12 +39,15 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await auth.key.current()
     await bootstrapAdmin(config, auth, log)
     const extraHosts = new Set(config.allowedHosts)
+    // Capabilities are created here and their routes listed below, one line each.
+    const routes: RouteModule[] = []
     const app = createHttpApp({
       config,
       auth,
       clock,
       logError: (m, e) => log.error(m, e),
       allowedHosts: () => [...extraHosts],
+      routes,
     })
     return { config, app, db, auth, secrets, log, extraHosts, close: async () => closeDatabase(db) }
   } catch (e) {

@@ -25,6 +25,14 @@ export interface HttpDeps {
   logError: ErrorLogger
   /** Host names served besides loopback; changes when LAN sharing starts or stops. */
   allowedHosts: () => readonly string[]
+  /** Capability routes, mounted under /api/<path> (built in app/create-app.ts). */
+  routes?: RouteModule[]
+}
+
+export interface RouteModule {
+  /** Mount point under /api, e.g. "/bookmarks". */
+  path: string
+  routes: Hono<AppEnv>
 }
 
 const UPLOAD_PATHS = new Set(['/api/import'])
@@ -57,6 +65,7 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   api.get('/health', (c) => c.json({ ok: true }))
   api.route('/auth', authRoutes({ auth, loginLimit, registerLimit }))
   api.route('/users', userRoutes({ auth }))
+  for (const r of deps.routes ?? []) api.route(r.path, r.routes)
   api.all('*', notFound)
 
   app.route('/api', api)
