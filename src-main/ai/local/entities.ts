@@ -1,0 +1,146 @@
+import nlp from 'compromise'
+import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
+import { loadGazetteer, type Gazetteer, type GazetteerHit } from './gazetteer.ts'
+import { readText, type TextDoc } from './nlp.ts'
+import { parseRepoUrl, type RepoRef } from './repos.ts'
+import { cleanText, decodeEntities } from './text.ts'
+
+export type PostKind = 'thread' | 'quote' | 'reply' | 'link' | 'media' | 'text'
+
+export type Entities = {
+  hashtags: string[]
+  mentions: string[]
+  /** Real destinations (expanded), never t.co. */
+  urls: string[]
+  domains: string[]
+  tools: string[]
+  products: string[]
+  companies: string[]
+  people: string[]
+  places: string[]
+  organisations: string[]
+  repos: RepoRef[]
+  kind: PostKind
+  /** Topics of the gazetteer names found (e.g. "ai", "programming"): cues for tags and categories. */
+  topics: string[]
+  /** Gazetteer concepts found (e.g. "tutorial", "startup"): cues, not named entities. */
+  concepts: string[]
+}
+
+export type EntityDeps = { doc?: TextDoc; gazetteer?: Gazetteer }
+
+type PostLike = Pick<NormalizedPost, 'text' | 'authorHandle' | 'urls' | 'media' | 'inReplyToPostId'> &
+  Partial<Pick<NormalizedPost, 'quoted' | 'rawJson'>>
+
+const HASHTAG_RE = /(?:^|[^\p{L}\p{N}_&/])#([\p{L}\p{N}_]*[\p{L}_][\p{L}\p{N}_]*)/gu
+const MENTION_RE = /(?:^|[^\w@])@(\w{1,15})\b/g
+/** Two or more capitalised words in a row: the only spans where compromise finds anything we lack. */
+const CAPITALISED_SPAN = /\b[A-Z][\p{Ll}'’]+(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\p{Ll}'’]+)+/u
+const SHORTENERS = new Set(['t.co'])
+
+const uniqCi = (xs: Iterable<string>): string[] => {
+  const seen = new Map<string, string>()
+  for (const x of xs) if (x && !seen.has(x.toLowerCase())) seen.set(x.toLowerCase(), x)
+  return [...seen.values()]
+}
+
+const hostOf = (u: string): string | null => {
+  try {
+    return new URL(u).hostname.toLowerCase().replace(/^www\./, '')
+  } catch {
+    return null
+  }
+}
+
+const isStatusLink = (u: string) => /^https?:\/\/(?:www\.|mobile\.)?(?:x|twitter)\.com\/[^/]+\/status\/\d+/i.test(u)
+
+export const postKind = (post: PostLike): PostKind => {
+  if (post.quoted) return 'quote'
+  const text = post.text.trimStart()
+  if (post.inReplyToPostId) {
+    const m = post.rawJson ? /"in_reply_to_screen_name":"(\w+)"/.exec(post.rawJson) : null
+    if (m) return m[1].toLowerCase() === post.authorHandle.toLowerCase() ? 'thread' : 'reply'
+    // X prefixes replies to others with their handles; a reply to oneself starts with the text.
+    return text.startsWith('@') && !text.toLowerCase().startsWith(`@${post.authorHandle.toLowerCase()} `) ? 'reply' : 'thread'
+  }
+  if (/🧵|^\(?1\s*\/\s*(?:\d+|n)?\)?\s|\bthread\s*(?:👇|⬇️|below)/iu.test(text)) return 'thread'
+  if (post.urls.some((u) => !isStatusLink(u.expandedUrl))) return 'link'
+  if (post.media.length > 0) return 'media'
+  return 'text'
+}
+
+const compromiseNames = (text: string) => {
+  // Only the sentences with capitalised spans go through compromise (~1 ms per post otherwise).
+  const parts = text.split(/(?<=[.!?])\s+|\n+/).filter((s) => CAPITALISED_SPAN.test(s))
+  if (parts.length === 0) return { people: [], places: [], organisations: [] }
+  const doc = nlp(parts.join('. '))
+  // compromise may return a list ("Norway, Netherlands") or keep stray punctuation ("Europe*").
+  const clean = (xs: string[]) =>
+    xs
+      .flatMap((s) => s.split(/,\s*|\s+(?:and|&)\s+/))
+      .map((s) => s.replace(/['’]s$/, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').trim())
+      .filter((s) => s.length > 2 && /^\p{Lu}/u.test(s))
+  return {
+    people: clean(doc.people().out('array') as string[]),
+    places: clean(doc.places().out('array') as string[]),
+    organisations: clean(doc.organizations().out('array') as string[]),
+  }
+}
+
+export const extractEntities = (post: PostLike, deps: EntityDeps = {}): Entities => {
+  const gazetteer = deps.gazetteer ?? loadGazetteer()
+  const text = decodeEntities(post.text)
+  const doc = deps.doc ?? readText(text)
+
+  const hashtags: string[] = []
+  const mentions: string[] = []
+  const textUrls: string[] = []
+  for (const t of doc.tokens) {
+    if (t.type === 'hashtag') hashtags.push(t.value.slice(1))
+    else if (t.type === 'mention') mentions.push(t.value.slice(1))
+    else if (t.type === 'url') textUrls.push(/^https?:/i.test(t.value) ? t.value : `https://${t.value}`)
+  }
+  // wink misses non-Latin hashtags (#水星の魔女) and handles glued to punctuation; the regexes back it up.
+  for (const m of text.matchAll(HASHTAG_RE)) hashtags.push(m[1])
+  for (const m of text.matchAll(MENTION_RE)) mentions.push(m[1])
+
+  const expanded = [...post.urls, ...(post.quoted?.urls ?? [])].map((u) => u.expandedUrl || u.url)
+  const urls = uniqCi([...expanded, ...textUrls].filter((u) => !SHORTENERS.has(hostOf(u) ?? '')))
+  const domains = uniqCi(urls.map(hostOf).filter((h): h is string => h !== null))
+  const repos: RepoRef[] = []
+  for (const u of urls) {
+    const r = parseRepoUrl(u)
+    if (r && !repos.some((x) => x.url === r.url)) repos.push(r)
+  }
+
+  const alt = post.media.map((m) => m.altText ?? '').join(' ')
+  const matchText = cleanText([text, post.quoted?.text ?? '', alt].join('\n'))
+  const hits: GazetteerHit[] = gazetteer.match(matchText)
+  const bucket = (b: string) => uniqCi(hits.filter((h) => h.entry.bucket === b).map((h) => h.entry.name))
+  const tools = bucket('tools')
+  const products = bucket('products')
+  const companies = bucket('companies')
+  // A code host named by a repo link counts as mentioned.
+  for (const r of repos) if (r.host === 'github' || r.host === 'gitlab') companies.push(r.host === 'github' ? 'GitHub' : 'GitLab')
+
+  const known = new Set([...tools, ...products, ...companies].map((s) => s.toLowerCase()))
+  const names = compromiseNames(cleanText(text, { keepHandles: false }).replace(/#[\p{L}\p{N}_]+/gu, ' '))
+  const notKnown = (xs: string[]) => uniqCi(xs.filter((x) => !known.has(x.toLowerCase())))
+
+  return {
+    hashtags: uniqCi(hashtags),
+    mentions: uniqCi(mentions),
+    urls,
+    domains,
+    tools,
+    products,
+    companies: uniqCi(companies),
+    people: notKnown(names.people),
+    places: notKnown(names.places),
+    organisations: notKnown(names.organisations),
+    repos,
+    kind: postKind(post),
+    topics: uniqCi(hits.flatMap((h) => h.entry.topics)),
+    concepts: uniqCi(hits.filter((h) => h.entry.bucket === 'none').map((h) => h.entry.name)),
+  }
+}

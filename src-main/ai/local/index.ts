@@ -1,0 +1,7 @@
+export { extractEntities, postKind, type Entities, type PostKind, type EntityDeps } from './entities.ts'
+export { parseRepoUrl, type RepoRef, type RepoHost } from './repos.ts'
+export { loadGazetteer, compileGazetteer, type Gazetteer, type GazetteerEntry, type GazetteerHit } from './gazetteer.ts'
+export { readText, type TextDoc } from './nlp.ts'
+export { classifySentiment, loadSentimentModel, type Sentiment, type SentimentResult, type SentimentDeps } from './sentiment.ts'
+export { embedText, embedWords, cosine, loadWordVectors, parseWordVectors, type WordVectors } from './word-vectors.ts'
+export { DEFAULT_RESOURCES_DIR } from './resources.ts'

@@ -1,0 +1,34 @@
+import winkNLP from 'wink-nlp'
+import model from 'wink-eng-lite-web-model'
+
+/** What the analysers need from one wink-nlp pass over a text. Computed once, shared by all of them. */
+export type TextDoc = {
+  text: string
+  tokens: Array<{ value: string; normal: string; type: string; negated: boolean }>
+  /** wink's lexicon sentiment for the whole text, -1..1 */
+  sentiment: number
+  /** per-sentence lexicon sentiment, for "mixed" evidence */
+  sentenceSentiments: number[]
+}
+
+type Wink = ReturnType<typeof winkNLP>
+let wink: Wink | undefined
+// wink's model is a read-only table (~2 MB): one per process, built on first use.
+const getWink = (): Wink => (wink ??= winkNLP(model, ['sbd', 'negation', 'sentiment']))
+
+export const readText = (text: string): TextDoc => {
+  const nlp = getWink()
+  const its = nlp.its
+  const doc = nlp.readDoc(text)
+  const tokens = doc.tokens()
+  const values = tokens.out() as string[]
+  const normals = tokens.out(its.normal) as string[]
+  const types = tokens.out(its.type) as string[]
+  const negs = tokens.out(its.negationFlag) as unknown as boolean[]
+  return {
+    text,
+    tokens: values.map((value, i) => ({ value, normal: normals[i], type: types[i], negated: negs[i] })),
+    sentiment: doc.out(its.sentiment) as unknown as number,
+    sentenceSentiments: doc.sentences().out(its.sentiment) as unknown as number[],
+  }
+}

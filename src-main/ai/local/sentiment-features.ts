@@ -1,0 +1,76 @@
+import type { TextDoc } from './nlp.ts'
+import { EMOJI_RE } from './text.ts'
+import { embedWords, type WordVectors } from './word-vectors.ts'
+
+/**
+ * Features for the sentiment model, shared by the training script and the classifier so both see
+ * exactly the same thing: sparse word/bigram/emoji indicators (negation-marked) plus dense cues.
+ */
+export type SentimentFeatures = { sparse: string[]; dense: number[] }
+
+export const DENSE_NAMES = ['bias', 'lexicon', 'lexiconMax', 'lexiconMin', 'exclaim', 'question', 'caps'] as const
+
+const squash = (w: string) => w.replace(/(.)\1{2,}/g, '$1$1')
+
+export const sentimentFeatures = (doc: TextDoc, vectors: WordVectors): SentimentFeatures => {
+  const sparse = new Set<string>()
+  const words: string[] = []
+  let prev = '<s>'
+  let exclaim = 0
+  let question = 0
+  let caps = 0
+  let wordCount = 0
+  for (const t of doc.tokens) {
+    let f: string
+    switch (t.type) {
+      case 'url':
+        f = '<url>'
+        break
+      case 'mention':
+        f = '<user>'
+        break
+      case 'number':
+      case 'ordinal':
+        f = '<num>'
+        break
+      case 'hashtag':
+        f = squash(t.normal.slice(1))
+        words.push(f)
+        break
+      case 'emoji':
+      case 'emoticon':
+        f = t.value
+        break
+      case 'punctuation':
+        if (t.value === '!') exclaim++
+        if (t.value === '?') question++
+        prev = '<p>'
+        continue
+      case 'word':
+        f = squash(t.normal)
+        words.push(f)
+        wordCount++
+        if (t.value.length > 2 && t.value === t.value.toUpperCase() && /[A-Z]/.test(t.value)) caps++
+        break
+      default:
+        continue
+    }
+    const marked = t.negated ? `NOT_${f}` : f
+    sparse.add(marked)
+    if (prev !== '<p>') sparse.add(`${prev}|${marked}`)
+    prev = marked
+  }
+  for (const e of doc.text.match(EMOJI_RE) ?? []) sparse.add(e)
+  const s = doc.sentenceSentiments
+  const dense = [
+    1,
+    doc.sentiment,
+    s.length ? Math.max(0, ...s) : 0,
+    s.length ? Math.min(0, ...s) : 0,
+    Math.min(exclaim, 3) / 3,
+    Math.min(question, 3) / 3,
+    wordCount ? caps / wordCount : 0,
+    ...embedWords(words, vectors),
+  ]
+  return { sparse: [...sparse], dense }
+}
