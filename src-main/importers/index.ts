@@ -1,0 +1,5 @@
+export { parseExport } from './parse-export.ts'
+export { detectFormat, FORMAT_DESCRIPTIONS } from './detect.ts'
+export { mergePost } from './merge.ts'
+export type { ImportItem, ParsedExport, ParseOptions, SheafExtras } from './types.ts'
+export type { ExportInput } from './input.ts'

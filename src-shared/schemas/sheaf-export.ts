@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { zKnowledge } from './bookmarks.ts'
+import { zNormalizedPost, zPostId, zPostMedia } from './posts.ts'
+
+/**
+ * Sheaf's own export: everything needed to rebuild a library elsewhere, with no local ids or cache
+ * paths. Posts keep the NormalizedPost fields (rawJson is the original exporter's record), and
+ * links between posts use post ids, which survive the trip.
+ */
+export const SHEAF_EXPORT_FORMAT = 'sheaf-export'
+export const SHEAF_EXPORT_VERSION = 1
+
+export const zSheafCategory = z.object({
+  name: z.string().min(1),
+  slug: z.string().min(1),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'color must be #rrggbb'),
+  description: z.string().default(''),
+})
+export type SheafCategory = z.infer<typeof zSheafCategory>
+
+export const zSheafCategoryAssignment = z.object({
+  slug: z.string().min(1),
+  assignedBy: z.enum(['user', 'pipeline']),
+  confidence: z.number().min(0).max(1).default(1),
+})
+export type SheafCategoryAssignment = z.infer<typeof zSheafCategoryAssignment>
+
+/** Knowledge with `relatedPostIds` in place of database ids, plus the stage-1 entities. */
+export const zSheafKnowledge = zKnowledge.omit({ relatedIds: true }).extend({
+  relatedPostIds: z.array(zPostId).default([]),
+  entities: z.record(z.string(), z.unknown()).nullable().default(null),
+  kind: z.string().nullable().default(null),
+  provider: z.string().nullable().default(null),
+})
+export type SheafKnowledge = z.infer<typeof zSheafKnowledge>
+
+/** Media as posted plus what analysis learnt from it; never the local cache paths. */
+export const zSheafMedia = zPostMedia.extend({
+  ocrText: z.string().nullable().default(null),
+  visualTags: z.array(z.string()).nullable().default(null),
+  description: z.string().nullable().default(null),
+})
+export type SheafMedia = z.infer<typeof zSheafMedia>
+
+export const zSheafNote = z.object({ userEmail: z.string(), text: z.string() })
+export type SheafNote = z.infer<typeof zSheafNote>
+
+export const zSheafBookmark = zNormalizedPost.extend({
+  media: z.array(zSheafMedia),
+  importedAt: z.string(),
+  categories: z.array(zSheafCategoryAssignment).default([]),
+  knowledge: zSheafKnowledge.nullable().default(null),
+  tags: z.array(z.string()).default([]),
+  notes: z.array(zSheafNote).default([]),
+})
+export type SheafBookmark = z.infer<typeof zSheafBookmark>
+
+export const zSheafExport = z.object({
+  format: z.literal(SHEAF_EXPORT_FORMAT),
+  version: z.literal(SHEAF_EXPORT_VERSION),
+  exportedAt: z.string(),
+  categories: z.array(zSheafCategory),
+  bookmarks: z.array(zSheafBookmark),
+})
+export type SheafExport = z.infer<typeof zSheafExport>
+
+/** Per-post data beyond NormalizedPost that a Sheaf import hands to the store. */
+export interface SheafBookmarkExtras {
+  importedAt: string
+  categories: SheafCategoryAssignment[]
+  knowledge: SheafKnowledge | null
+  tags: string[]
+  notes: SheafNote[]
+  /** Same order as the post's media. */
+  media: Array<Pick<SheafMedia, 'ocrText' | 'visualTags' | 'description'>>
+}
