@@ -1,4 +1,5 @@
 import type { HttpBindings } from '@hono/node-server'
+import type { AppError } from '../../src-shared/errors.ts'
 import type { User } from '../../src-shared/schemas/users.ts'
 
 export interface AppVariables {
@@ -10,6 +11,8 @@ export interface AppVariables {
   isLoopback: boolean
   /** Unix seconds at which the current session token expires. */
   sessionExp: number
+  /** Why the presented token was refused (set by `identify`, thrown by `requireSession` on non-public routes). */
+  sessionError: AppError
 }
 
 export type AppEnv = { Bindings: HttpBindings; Variables: AppVariables }

@@ -9,7 +9,7 @@ import { csrfGuard } from './middleware/csrf-guard.ts'
 import { hostCheck } from './middleware/host-check.ts'
 import { rateLimit } from './middleware/rate-limit.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
-import { session } from './middleware/session.ts'
+import { identify, requireSession } from './middleware/session.ts'
 import { PUBLIC_AUTH_ROUTES, authRoutes } from './routes/auth.ts'
 import { userRoutes } from './routes/users.ts'
 import { mountStaticUi } from './static-ui.ts'
@@ -59,8 +59,9 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   api.use(csrfGuard())
   api.use(async (c, next) =>
     UPLOAD_PATHS.has(c.req.path) ? next() : bodyLimit(() => config.bodyLimitBytes)(c, next))
-  api.use(session({ sessions: auth.sessions, isPublic: (m, p) => PUBLIC_AUTH_ROUTES.has(`${m} ${p}`) }))
+  api.use(identify({ sessions: auth.sessions }))
   api.use(async (c, next) => (OWN_LIMIT.has(`${c.req.method} ${c.req.path}`) ? next() : apiLimit(c, next)))
+  api.use(requireSession({ isPublic: (m, p) => PUBLIC_AUTH_ROUTES.has(`${m} ${p}`) }))
 
   api.get('/health', (c) => c.json({ ok: true }))
   api.route('/auth', authRoutes({ auth, loginLimit, registerLimit }))
