@@ -55,7 +55,9 @@ export function indexNotes(records: unknown[]): NoteIndex {
   return index
 }
 
-const comparable = (s: string) => decodeEntities(s).replace(/(\s*https:\/\/t\.co\/\w+)+\s*$/, '').replace(/…$/, '').replace(/\s+/g, ' ').trim()
+const LEADING_MENTIONS = /^(?:@[A-Za-z0-9_]{1,15}\s+)+/
+
+const comparable = (s: string) => decodeEntities(s).replace(LEADING_MENTIONS, '').replace(/(\s*https:\/\/t\.co\/\w+)+\s*$/, '').replace(/…$/, '').replace(/\s+/g, ' ').trim()
 
 /** Several posts can share a second (threads): the note whose text the post's truncated text starts. */
 function matchNote(notes: NoteIndex, createdAt: string, text: string): Note | null {
@@ -70,7 +72,10 @@ function matchNote(notes: NoteIndex, createdAt: string, text: string): Note | nu
     while (i < mine.length && i < theirs.length && mine[i] === theirs[i]) i++
     if (i > bestLen) { best = n; bestLen = i }
   }
-  return best && bestLen >= Math.min(20, mine.length) && best.text.length > mine.length ? best : null
+  if (!best || bestLen < Math.min(20, mine.length) || best.text.length <= mine.length) return null
+  // A reply's note lacks the "@a @b " that X puts in front of the post's own text: keep it.
+  const mentions = LEADING_MENTIONS.exec(text)?.[0] ?? ''
+  return mentions && !best.text.startsWith(mentions.trim()) ? { ...best, text: mentions + best.text } : best
 }
 
 /** The account's handle, read off a post's own media link when no manifest says it. */
