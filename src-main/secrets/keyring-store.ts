@@ -1,7 +1,16 @@
-import * as keytar from '@napi-rs/keyring/keytar.js'
+import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring'
 import type { SecretName, SecretStore } from './secret-store.ts'
 
 export const KEYRING_SERVICE = 'Sheaf'
+
+/**
+ * On Linux the binding otherwise falls back, silently, to the kernel keyutils keyring, which lives in
+ * memory and is gone after a reboot (every session would end, and AI keys would vanish). Pinning the
+ * Secret Service makes "no keychain" visible, so we fall back to the 0600 file with a warning instead.
+ */
+const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } }
+
+const entry = (account: string) => new AsyncEntry(KEYRING_SERVICE, account, ENTRY_OPTIONS)
 
 /**
  * The OS credential store (macOS Keychain, Windows Credential Manager, Secret Service on Linux).
@@ -11,10 +20,10 @@ export function createKeyringStore({ installId }: { installId: string }): Secret
   const account = (name: SecretName) => `${name}@${installId}`
   return {
     kind: 'keychain',
-    get: (name) => keytar.getPassword(KEYRING_SERVICE, account(name)),
-    set: (name, value) => keytar.setPassword(KEYRING_SERVICE, account(name), value),
+    get: async (name) => (await entry(account(name)).getPassword()) ?? null,
+    set: (name, value) => entry(account(name)).setPassword(value),
     async delete(name) {
-      await keytar.deletePassword(KEYRING_SERVICE, account(name))
+      await entry(account(name)).deletePassword()
     },
   }
 }
@@ -22,7 +31,7 @@ export function createKeyringStore({ installId }: { installId: string }): Secret
 /** True when a credential store answers; on Linux that needs a running, unlocked Secret Service. */
 export async function keyringAvailable(): Promise<boolean> {
   try {
-    await keytar.getPassword(KEYRING_SERVICE, 'availability-probe')
+    await entry('availability-probe').getPassword()
     return true
   } catch {
     return false

@@ -115,7 +115,8 @@ describe('forged tokens are refused with 401 UNAUTHORIZED', () => {
 
   it.each(cases)('%s', async (_name, make) => {
     const token = await make()
-    for (const headers of [{ cookie: `token=${token}` }, { authorization: `Bearer ${token}` }]) {
+    const variants: Record<string, string>[] = [{ cookie: `token=${token}` }, { authorization: `Bearer ${token}` }]
+    for (const headers of variants) {
       const res = await new Client(t.url).get('/api/auth/me', headers)
       expect(res.status).toBe(401)
       expect(res.body).toEqual({ error: expect.any(String), code: 'UNAUTHORIZED' })
