@@ -1,0 +1,14 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { createEngine, type EngineConfig } from './local-engine.ts'
+
+// Worker-thread entry: one engine, one message at a time (see local-runner.ts).
+const engine = createEngine(workerData as EngineConfig)
+parentPort!.on('message', (m: { seq: number; op: 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure'; args: unknown[] }) => {
+  try {
+    const fn = engine[m.op] as (...a: unknown[]) => unknown
+    const result = fn(...m.args)
+    parentPort!.postMessage({ seq: m.seq, ok: true, result })
+  } catch (e) {
+    parentPort!.postMessage({ seq: m.seq, ok: false, error: e instanceof Error ? e.message : String(e) })
+  }
+})

@@ -1,0 +1,40 @@
+import type { Db } from '../db.ts'
+import { stmt } from './statements.ts'
+
+/** Sentence vectors are stored little-endian; float32 unless `encoding` says int8. */
+export function writeEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
+  const buf = Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength)
+  stmt(db, `INSERT INTO embeddings (bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)
+    ON CONFLICT (bookmark_id, model) DO UPDATE SET dim = excluded.dim, encoding = excluded.encoding, vector = excluded.vector, content_hash = excluded.content_hash`)
+    .run(e.bookmarkId, e.model, e.vector.length, buf, e.contentHash)
+}
+
+/** Decodes a stored vector (f32 or i8 scaled to [-1, 1]). */
+export function decodeVector(buf: Buffer, dim: number, encoding: 'f32' | 'i8'): Float32Array {
+  if (encoding === 'i8') {
+    const out = new Float32Array(dim)
+    for (let i = 0; i < dim; i++) out[i] = buf.readInt8(i) / 127
+    return out
+  }
+  const copy = new Float32Array(dim)
+  copy.set(new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + dim * 4)))
+  return copy
+}
+
+/** Every vector of one model, packed: ids[i] owns vectors[i*dim .. (i+1)*dim). */
+export function loadEmbeddingMatrix(db: Db, model: string): { ids: number[]; dim: number; vectors: Float32Array } {
+  const rows = stmt(db, 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ? ORDER BY bookmark_id').all(model) as
+    Array<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
+  const dim = rows[0]?.dim ?? 0
+  const vectors = new Float32Array(rows.length * dim)
+  const ids: number[] = []
+  for (const r of rows) {
+    if (r.dim !== dim) continue
+    vectors.set(decodeVector(r.vector, dim, r.encoding), ids.length * dim)
+    ids.push(r.id)
+  }
+  return { ids, dim, vectors: vectors.subarray(0, ids.length * dim) }
+}
+
+export const countEmbeddings = (db: Db, model: string): number =>
+  stmt(db, 'SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(model) as number

@@ -1,0 +1,98 @@
+import type { Db } from '../db.ts'
+import { idList, stmt } from './statements.ts'
+
+export interface JobRecord {
+  id: string
+  status: string
+  force: boolean
+  bookmarkIds: number[] | null
+  stage: string
+  current: number
+  total: number
+  processed: number
+  errors: number
+  provider: string | null
+  tokensIn: number
+  tokensOut: number
+  costUsd: number
+  createdBy: number | null
+  createdAt: number
+  updatedAt: number | null
+  finishedAt: number | null
+  error: string | null
+}
+
+const COLUMNS = `id, status, force, bookmark_ids AS bookmarkIds, stage, current, total, processed, errors, provider,
+  tokens_in AS tokensIn, tokens_out AS tokensOut, cost_usd AS costUsd, created_by AS createdBy, created_at AS createdAt,
+  updated_at AS updatedAt, finished_at AS finishedAt, error`
+
+const toJob = (r: Record<string, unknown> | undefined): JobRecord | null =>
+  r ? { ...(r as unknown as JobRecord), force: r.force === 1, bookmarkIds: r.bookmarkIds ? JSON.parse(r.bookmarkIds as string) : null } : null
+
+/** A job and the posts it covers, in one transaction. */
+export function insertJob(db: Db, j: { id: string; force: boolean; bookmarkIds: number[] | null; provider: string; createdBy: number | null; now: number; items: readonly number[] }): void {
+  db.$client.transaction(() => {
+    stmt(db, `INSERT INTO jobs (id, status, force, bookmark_ids, stage, total, provider, created_by, created_at, updated_at)
+      VALUES (?, 'running', ?, ?, 'entity_extraction', ?, ?, ?, ?, ?)`)
+      .run(j.id, j.force ? 1 : 0, j.bookmarkIds ? JSON.stringify(j.bookmarkIds) : null, j.items.length, j.provider, j.createdBy, j.now, j.now)
+    stmt(db, 'INSERT INTO job_items (job_id, bookmark_id, done_stage) SELECT ?, value, 0 FROM json_each(?)').run(j.id, idList(j.items))
+  })()
+}
+
+export const jobById = (db: Db, id: string): JobRecord | null => toJob(stmt(db, `SELECT ${COLUMNS} FROM jobs WHERE id = ?`).get(id) as Record<string, unknown> | undefined)
+
+export const latestJob = (db: Db): JobRecord | null =>
+  toJob(stmt(db, `SELECT ${COLUMNS} FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT 1`).get() as Record<string, unknown> | undefined)
+
+/** Jobs a restart interrupted. */
+export const unfinishedJobs = (db: Db): JobRecord[] =>
+  (stmt(db, `SELECT ${COLUMNS} FROM jobs WHERE status IN ('running', 'cancelling') ORDER BY created_at`).all() as Record<string, unknown>[]).map((r) => toJob(r)!)
+
+export function updateJobProgress(db: Db, id: string, p: { stage: string; current: number; total: number; now: number }): void {
+  stmt(db, 'UPDATE jobs SET stage = ?, current = ?, total = ?, updated_at = ? WHERE id = ?').run(p.stage, p.current, p.total, p.now, id)
+}
+
+export function addJobUsage(db: Db, id: string, u: { tokensIn: number; tokensOut: number; costUsd: number }): void {
+  if (!u.tokensIn && !u.tokensOut && !u.costUsd) return
+  stmt(db, 'UPDATE jobs SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, cost_usd = cost_usd + ? WHERE id = ?').run(u.tokensIn, u.tokensOut, u.costUsd, id)
+}
+
+export function setJobStatus(db: Db, id: string, status: string, now: number, extra: { finished?: boolean; error?: string | null; processed?: number; errors?: number } = {}): void {
+  stmt(db, `UPDATE jobs SET status = ?, updated_at = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
+    error = coalesce(?, error), processed = coalesce(?, processed), errors = coalesce(?, errors) WHERE id = ?`)
+    .run(status, now, extra.finished ? 1 : 0, now, extra.error ?? null, extra.processed ?? null, extra.errors ?? null, id)
+}
+
+/** Posts of a job that have not finished stage `stageIndex` (1-based), in id order. */
+export const jobItemsBelow = (db: Db, jobId: string, stageIndex: number): number[] =>
+  stmt(db, 'SELECT bookmark_id FROM job_items WHERE job_id = ? AND done_stage < ? ORDER BY bookmark_id').pluck().all(jobId, stageIndex) as number[]
+
+export const countJobItemsAtLeast = (db: Db, jobId: string, stageIndex: number): number =>
+  stmt(db, 'SELECT count(*) FROM job_items WHERE job_id = ? AND done_stage >= ?').pluck().get(jobId, stageIndex) as number
+
+export const countJobItems = (db: Db, jobId: string): number =>
+  stmt(db, 'SELECT count(*) FROM job_items WHERE job_id = ?').pluck().get(jobId) as number
+
+export function markJobItems(db: Db, jobId: string, ids: readonly number[], stageIndex: number): void {
+  stmt(db, 'UPDATE job_items SET done_stage = max(done_stage, ?) WHERE job_id = ? AND bookmark_id IN (SELECT value FROM json_each(?))')
+    .run(stageIndex, jobId, idList(ids))
+}
+
+export interface JobErrorRecord { id: number; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; createdAt: number }
+
+export function insertJobError(db: Db, e: { jobId: string; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; now: number }): void {
+  stmt(db, 'INSERT INTO job_errors (job_id, bookmark_id, stage, message, fell_back, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(e.jobId, e.bookmarkId, e.stage, e.message.slice(0, 1000), e.fellBack ? 1 : 0, e.now)
+}
+
+export const jobErrors = (db: Db, jobId: string, limit = 1000): JobErrorRecord[] =>
+  (stmt(db, `SELECT id, bookmark_id AS bookmarkId, stage, message, fell_back AS fellBack, created_at AS createdAt FROM job_errors
+    WHERE job_id = ? ORDER BY id LIMIT ?`).all(jobId, limit) as Array<Record<string, unknown>>)
+    .map((r) => ({ ...(r as unknown as JobErrorRecord), fellBack: r.fellBack === 1 }))
+
+/** Posts whose errors count as failures (not fallbacks, which did get analysed). */
+export const failedBookmarkIds = (db: Db, jobId: string): number[] =>
+  stmt(db, 'SELECT DISTINCT bookmark_id FROM job_errors WHERE job_id = ? AND bookmark_id IS NOT NULL ORDER BY bookmark_id').pluck().all(jobId) as number[]
+
+export const countFailedItems = (db: Db, jobId: string): number =>
+  stmt(db, 'SELECT count(DISTINCT bookmark_id) FROM job_errors WHERE job_id = ? AND fell_back = 0').pluck().get(jobId) as number

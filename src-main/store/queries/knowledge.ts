@@ -1,0 +1,212 @@
+import type { Db } from '../db.ts'
+import { idList, stmt } from './statements.ts'
+
+/** What the pipeline reads about one post (JSON columns parsed). */
+export interface PipelinePost {
+  id: number
+  postId: string
+  text: string
+  authorHandle: string
+  authorName: string
+  lang: string | null
+  inReplyToPostId: string | null
+  urls: Array<{ url: string; expandedUrl: string; displayUrl: string | null }>
+  quoted: { text: string; authorHandle: string } | null
+  contentHash: string
+  media: PipelineMedia[]
+}
+
+export interface PipelineMedia {
+  id: number
+  type: 'photo' | 'video' | 'animated_gif'
+  url: string
+  thumbnailUrl: string
+  videoUrl: string | null
+  altText: string | null
+  width: number | null
+  height: number | null
+  durationMs: number | null
+  cachePath: string | null
+  thumbPath: string | null
+  ocrText: string | null
+  visualTags: string[] | null
+  description: string | null
+  fetchError: string | null
+}
+
+/** Posts never analysed, or whose content changed since (content_hash differs); all of them with `force`. */
+export function selectDueBookmarkIds(db: Db, { bookmarkIds, force }: { bookmarkIds?: readonly number[]; force?: boolean }): number[] {
+  const scope = bookmarkIds ? 'AND b.id IN (SELECT value FROM json_each(?))' : ''
+  const due = force ? '' : 'AND (k.bookmark_id IS NULL OR k.content_hash IS NOT b.content_hash)'
+  const sql = `SELECT b.id FROM bookmarks b LEFT JOIN knowledge k ON k.bookmark_id = b.id WHERE 1 ${scope} ${due} ORDER BY b.id`
+  const s = stmt(db, sql).pluck()
+  return (bookmarkIds ? s.all(idList(bookmarkIds)) : s.all()) as number[]
+}
+
+const parse = <T>(v: string | null, fallback: T): T => {
+  if (v == null) return fallback
+  try {
+    return JSON.parse(v) as T
+  } catch {
+    return fallback
+  }
+}
+
+export function loadPipelinePosts(db: Db, ids: readonly number[]): PipelinePost[] {
+  if (ids.length === 0) return []
+  const rows = stmt(db, `SELECT id, post_id AS postId, text, author_handle AS authorHandle, author_name AS authorName, lang,
+      in_reply_to_post_id AS inReplyToPostId, urls, quoted, content_hash AS contentHash
+    FROM bookmarks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(idList(ids)) as Array<Record<string, unknown>>
+  const media = stmt(db, `SELECT id, bookmark_id AS bookmarkId, type, url, thumbnail_url AS thumbnailUrl, video_url AS videoUrl,
+      alt_text AS altText, width, height, duration_ms AS durationMs, cache_path AS cachePath, thumb_path AS thumbPath,
+      ocr_text AS ocrText, visual_tags AS visualTags, description, fetch_error AS fetchError
+    FROM media WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as Array<Record<string, unknown>>
+  const byPost = new Map<number, PipelineMedia[]>()
+  for (const m of media) {
+    const list = byPost.get(m.bookmarkId as number) ?? []
+    list.push({ ...(m as unknown as PipelineMedia), visualTags: parse<string[] | null>(m.visualTags as string | null, null) })
+    byPost.set(m.bookmarkId as number, list)
+  }
+  return rows.map((r) => ({
+    ...(r as unknown as PipelinePost),
+    urls: parse(r.urls as string, []),
+    quoted: parse(r.quoted as string | null, null),
+    media: byPost.get(r.id as number) ?? [],
+  }))
+}
+
+export interface KnowledgeWrite {
+  bookmarkId: number
+  summary: string
+  action: string
+  sentiment: string
+  confidence: number
+  ossReport: unknown | null
+  entities: unknown
+  kind: string | null
+  provider: string
+  contentHash: string
+  analyzedAt: number
+  /** Already normalised to the shared vocabulary. */
+  tags: string[]
+}
+
+/**
+ * Knowledge rows and their tags; related ids are kept (set later by categorization). Caller wraps a
+ * batch in one transaction.
+ */
+export function writeKnowledge(db: Db, k: KnowledgeWrite): void {
+  stmt(db, `INSERT INTO knowledge (bookmark_id, summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (bookmark_id) DO UPDATE SET summary = excluded.summary, action = excluded.action, sentiment = excluded.sentiment,
+      confidence = excluded.confidence, oss_report = excluded.oss_report, entities = excluded.entities, kind = excluded.kind,
+      provider = excluded.provider, content_hash = excluded.content_hash, analyzed_at = excluded.analyzed_at`)
+    .run(k.bookmarkId, k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
+      JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt)
+  const current = stmt(db, 'SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ?').pluck().all(k.bookmarkId) as string[]
+  const want = new Set(k.tags)
+  const have = new Set(current)
+  for (const name of current) {
+    if (!want.has(name)) {
+      stmt(db, 'DELETE FROM bookmark_tags WHERE bookmark_id = ? AND tag_id = (SELECT id FROM tags WHERE name = ?)').run(k.bookmarkId, name)
+    }
+  }
+  for (const name of want) {
+    if (have.has(name)) continue
+    stmt(db, 'INSERT INTO tags (name) VALUES (?) ON CONFLICT (name) DO NOTHING').run(name)
+    stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) SELECT ?, id FROM tags WHERE name = ?').run(k.bookmarkId, name)
+  }
+}
+
+export const setRelatedIds = (db: Db, bookmarkId: number, relatedIds: readonly number[]): void => {
+  stmt(db, 'UPDATE knowledge SET related_ids = ? WHERE bookmark_id = ?').run(JSON.stringify(relatedIds), bookmarkId)
+}
+
+/** Entities and tags of every analysed post: the shared-entity half of "related". */
+export function loadRelatedKeys(db: Db): Array<{ id: number; entities: string | null; tags: string | null }> {
+  return stmt(db, `SELECT k.bookmark_id AS id, k.entities, (SELECT group_concat(t.name, char(31)) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
+      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k ORDER BY k.bookmark_id`).all() as Array<{ id: number; entities: string | null; tags: string | null }>
+}
+
+export interface MediaAnalysisWrite {
+  id: number
+  cachePath: string | null
+  thumbPath: string | null
+  ocrText: string | null
+  visualTags: string[] | null
+  description: string | null
+  fetchedAt: number | null
+  fetchError: string | null
+}
+
+export const writeMediaAnalysis = (db: Db, m: MediaAnalysisWrite): void => {
+  stmt(db, `UPDATE media SET cache_path = ?, thumb_path = ?, ocr_text = ?, visual_tags = ?, description = ?, fetched_at = ?, fetch_error = ? WHERE id = ?`)
+    .run(m.cachePath, m.thumbPath, m.ocrText, m.visualTags ? JSON.stringify(m.visualTags) : null, m.description, m.fetchedAt, m.fetchError, m.id)
+}
+
+export const mediaCacheEntry = (db: Db, id: number): { id: number; cachePath: string | null; thumbPath: string | null } | null =>
+  (stmt(db, 'SELECT id, cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE id = ?').get(id) as
+    { id: number; cachePath: string | null; thumbPath: string | null } | undefined) ?? null
+
+/** Cached file already fetched for the same URL by another row (the same image saved twice). */
+export const cachedPathForUrl = (db: Db, url: string): { cachePath: string; thumbPath: string | null } | null =>
+  (stmt(db, 'SELECT cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE url = ? AND cache_path IS NOT NULL LIMIT 1').get(url) as
+    { cachePath: string; thumbPath: string | null } | undefined) ?? null
+
+export interface PipelineCategory { id: number; slug: string; name: string; description: string }
+
+export const categoriesForPipeline = (db: Db): PipelineCategory[] =>
+  stmt(db, 'SELECT id, slug, name, description FROM categories ORDER BY position, id').all() as PipelineCategory[]
+
+/** Adds the starting categories when the library has none (INSERT OR IGNORE on the slug). */
+export function seedCategoriesIfEmpty(db: Db, defaults: ReadonlyArray<{ name: string; slug: string; color: string; description: string }>, now: number): void {
+  const n = stmt(db, 'SELECT count(*) FROM categories').pluck().get() as number
+  if (n > 0) return
+  defaults.forEach((c, i) => {
+    stmt(db, 'INSERT OR IGNORE INTO categories (name, slug, color, description, position, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(c.name, c.slug, c.color, c.description, i, now)
+  })
+}
+
+/** A person's category choices: labelled examples for the local classifier. */
+export const userCategoryExamples = (db: Db, limit = 5000): Array<{ bookmarkId: number; text: string; slug: string }> =>
+  stmt(db, `SELECT b.id AS bookmarkId, b.text, c.slug FROM bookmark_categories bc JOIN bookmarks b ON b.id = bc.bookmark_id
+    JOIN categories c ON c.id = bc.category_id WHERE bc.assigned_by = 'user' ORDER BY bc.created_at DESC LIMIT ?`).all(limit) as
+    Array<{ bookmarkId: number; text: string; slug: string }>
+
+/** Per post: categories a person set (kept) and ones a person removed (never re-added). */
+export function categoryLocks(db: Db, ids: readonly number[]): Map<number, { user: Set<number>; rejected: Set<number> }> {
+  const out = new Map<number, { user: Set<number>; rejected: Set<number> }>()
+  const get = (id: number) => {
+    let v = out.get(id)
+    if (!v) out.set(id, (v = { user: new Set(), rejected: new Set() }))
+    return v
+  }
+  for (const r of stmt(db, `SELECT bookmark_id AS b, category_id AS c FROM bookmark_categories WHERE assigned_by = 'user'
+      AND bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ b: number; c: number }>) get(r.b).user.add(r.c)
+  for (const r of stmt(db, `SELECT bookmark_id AS b, category_id AS c FROM category_rejections
+      WHERE bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ b: number; c: number }>) get(r.b).rejected.add(r.c)
+  return out
+}
+
+/**
+ * Replaces the pipeline's categories of one post. Rows a person set stay as they are; rejected
+ * categories are skipped. Caller wraps a batch in one transaction.
+ */
+export function replacePipelineCategories(db: Db, bookmarkId: number, picks: ReadonlyArray<{ categoryId: number; confidence: number }>, now: number): void {
+  const keep = new Set(picks.map((p) => p.categoryId))
+  const existing = stmt(db, `SELECT category_id AS c, confidence FROM bookmark_categories WHERE bookmark_id = ? AND assigned_by = 'pipeline'`).all(bookmarkId) as Array<{ c: number; confidence: number }>
+  for (const e of existing) if (!keep.has(e.c)) stmt(db, `DELETE FROM bookmark_categories WHERE bookmark_id = ? AND category_id = ? AND assigned_by = 'pipeline'`).run(bookmarkId, e.c)
+  const had = new Map(existing.map((e) => [e.c, e.confidence]))
+  for (const p of picks) {
+    if (had.has(p.categoryId)) {
+      if (had.get(p.categoryId) !== p.confidence) {
+        stmt(db, `UPDATE bookmark_categories SET confidence = ? WHERE bookmark_id = ? AND category_id = ? AND assigned_by = 'pipeline'`).run(p.confidence, bookmarkId, p.categoryId)
+      }
+      continue
+    }
+    stmt(db, `INSERT INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
+      SELECT ?, ?, ?, 'pipeline', ? WHERE NOT EXISTS (SELECT 1 FROM category_rejections WHERE bookmark_id = ? AND category_id = ?)
+      ON CONFLICT DO NOTHING`).run(bookmarkId, p.categoryId, p.confidence, now, bookmarkId, p.categoryId)
+  }
+}
