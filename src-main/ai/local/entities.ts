@@ -4,6 +4,7 @@ import { loadGazetteer, type Gazetteer, type GazetteerHit } from './gazetteer.ts
 import { readText, type TextDoc } from './nlp.ts'
 import { parseRepoUrl, type RepoRef } from './repos.ts'
 import { cleanText, decodeEntities } from './text.ts'
+import { loadWordVectors, type WordVectors } from './word-vectors.ts'
 
 export type PostKind = 'thread' | 'quote' | 'reply' | 'link' | 'media' | 'text'
 
@@ -27,7 +28,7 @@ export type Entities = {
   concepts: string[]
 }
 
-export type EntityDeps = { doc?: TextDoc; gazetteer?: Gazetteer }
+export type EntityDeps = { doc?: TextDoc; gazetteer?: Gazetteer; vectors?: WordVectors }
 
 type PostLike = Pick<NormalizedPost, 'text' | 'authorHandle' | 'urls' | 'media' | 'inReplyToPostId'> &
   Partial<Pick<NormalizedPost, 'quoted' | 'rawJson'>>
@@ -37,6 +38,8 @@ const MENTION_RE = /(?:^|[^\w@])@(\w{1,15})\b/g
 /** Two or more capitalised words in a row: the only spans where compromise finds anything we lack. */
 const CAPITALISED_SPAN = /\b[A-Z][\p{Ll}'’]+(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\p{Ll}'’]+)+/u
 const SHORTENERS = new Set(['t.co'])
+/** SIF weight above which a word is rare (Zipf rank beyond ~5,000): names usually have one. */
+const RARE_WEIGHT = 0.98
 
 const uniqCi = (xs: Iterable<string>): string[] => {
   const seen = new Map<string, string>()
@@ -69,11 +72,28 @@ export const postKind = (post: PostLike): PostKind => {
   return 'text'
 }
 
-const compromiseNames = (text: string) => {
-  // Only the sentences with capitalised spans go through compromise (~1 ms per post otherwise).
-  const parts = text.split(/(?<=[.!?])\s+|\n+/).filter((s) => CAPITALISED_SPAN.test(s))
-  if (parts.length === 0) return { people: [], places: [], organisations: [] }
-  const doc = nlp(parts.join('. '))
+const NO_NAMES = { people: [], places: [], organisations: [] }
+const SPAN_WITH_LEAD = new RegExp(`(?:\\b[\\p{L}]+\\s+)?${CAPITALISED_SPAN.source}`, 'gu')
+
+/**
+ * compromise costs ~1 ms a call whatever the length, so it sees only the capitalised spans (with the
+ * word before, which tells places from people: "in Las Vegas") and only when a span holds a word that
+ * is rare in general English and not already a known name. "Player Support" or "Live Chat" never go.
+ */
+const compromiseNames = (text: string, known: Set<string>, vectors: WordVectors) => {
+  const spans: string[] = []
+  for (const m of text.matchAll(SPAN_WITH_LEAD)) {
+    const words = m[0].split(/\s+/)
+    const rare = words.some((w) => {
+      const lower = w.toLowerCase().replace(/['’]s$/, '')
+      if (known.has(lower) || !/^\p{Lu}/u.test(w)) return false
+      const i = vectors.indexOf(lower)
+      return i < 0 || vectors.weight(i) > RARE_WEIGHT
+    })
+    if (rare && spans.push(m[0]) >= 3) break
+  }
+  if (spans.length === 0) return NO_NAMES
+  const doc = nlp(spans.join('. '))
   // compromise may return a list ("Norway, Netherlands") or keep stray punctuation ("Europe*").
   const clean = (xs: string[]) =>
     xs
@@ -124,7 +144,8 @@ export const extractEntities = (post: PostLike, deps: EntityDeps = {}): Entities
   for (const r of repos) if (r.host === 'github' || r.host === 'gitlab') companies.push(r.host === 'github' ? 'GitHub' : 'GitLab')
 
   const known = new Set([...tools, ...products, ...companies].map((s) => s.toLowerCase()))
-  const names = compromiseNames(cleanText(text, { keepHandles: false }).replace(/#[\p{L}\p{N}_]+/gu, ' '))
+  const knownWords = new Set(hits.flatMap((h) => h.surface.toLowerCase().split(' ')))
+  const names = compromiseNames(cleanText(text, { keepHandles: false }).replace(/#[\p{L}\p{N}_]+/gu, ' '), knownWords, deps.vectors ?? loadWordVectors())
   const notKnown = (xs: string[]) => uniqCi(xs.filter((x) => !known.has(x.toLowerCase())))
 
   return {

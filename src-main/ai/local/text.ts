@@ -60,3 +60,19 @@ export const splitSentences = (text: string): string[] =>
     .filter((s) => s.length > 0)
 
 export const EMOJI_RE = /\p{Extended_Pictographic}/gu
+
+/** English function words plus words that say nothing about a saved post's topic. */
+export const STOPWORDS = new Set(
+  (
+    'a about above after again against all almost also am an and any are as at be because been before being below between both but by can ' +
+    'could did do does doing done down during each even ever every few for from further get gets getting got had has have having he her here hers ' +
+    'him his how i if in into is it its itself just know let like lot made make makes many may me might more most much must my need never new no nor ' +
+    'not now of off often on once one only or other our ours out over own per please pretty quite rather really right same say says see seems she ' +
+    'should since so some still such sure take than that the their theirs them then there these they thing things think this those though through ' +
+    'to today too two under until up upon us use used using very via want was way we well were what when where which while who whom why will with ' +
+    'without would yeah yes yet you your yours always anyone anything around back best better big day days first go going good great keep last ' +
+    'less look looks man maybe next ok okay part people point post put real said see seen show shows someone something soon start stop tell time ' +
+    'times took top try tweet tweets thread link year years week weeks month months amp https http www com via don didn doesn isn wasn aren ' +
+    'won wouldn shouldn couldn can\'t don\'t i\'m it\'s that\'s you\'re we\'re they\'re i\'ve i\'d i\'ll let\'s here\'s there\'s what\'s'
+  ).split(/\s+/),
+)

@@ -1,0 +1,72 @@
+import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
+import type { Entities } from './entities.ts'
+import { createTagVocabulary, type TagVocabulary } from './tag-vocabulary.ts'
+import { cleanText, simpleWords, stem, STOPWORDS } from './text.ts'
+import { loadWordVectors, type WordVectors } from './word-vectors.ts'
+
+export type TagDeps = { vocab?: TagVocabulary; vectors?: WordVectors; min?: number; max?: number }
+
+type PostLike = Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media'>>
+
+/** Broad gazetteer topics that say little as tags on their own. */
+const WEAK_TOPICS = new Set(['tools', 'business', 'lifestyle', 'news', 'learning'])
+
+/**
+ * Keywords: content words that are rare in general English (high SIF weight) and repeated or
+ * capitalised in the post, e.g. "garbage", "collectors" in a post about garbage collectors.
+ */
+const keywords = (text: string, vectors: WordVectors, n: number): string[] => {
+  const counts = new Map<string, { word: string; score: number }>()
+  for (const w of simpleWords(cleanText(text, { keepHandles: false }).replace(/#[\p{L}\p{N}_]+/gu, ' '))) {
+    if (w.length < 4 || STOPWORDS.has(w) || /\d/.test(w)) continue
+    const i = vectors.indexOf(w)
+    // Unknown words are often typos or handles; very common ones carry no topic.
+    if (i < 0) continue
+    const weight = vectors.weight(i)
+    if (weight < 0.8) continue
+    const key = stem(w)
+    const cur = counts.get(key)
+    if (cur) cur.score += weight
+    else counts.set(key, { word: w, score: weight })
+  }
+  return [...counts.values()]
+    .filter((c) => c.score >= 1.6 || counts.size <= 6)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, n)
+    .map((c) => c.word)
+}
+
+/** 3-8 tags: named tools/products/companies, hashtags, topics, concepts, then keywords. */
+export const suggestTags = (post: PostLike, entities: Entities, deps: TagDeps = {}): string[] => {
+  const vocab = deps.vocab ?? createTagVocabulary()
+  const min = deps.min ?? 3
+  const max = deps.max ?? 8
+  const out: string[] = []
+  const push = (raw: string) => {
+    if (out.length >= max || !raw || raw.length > 32) return
+    const t = vocab.normalize(raw)
+    if (t && !out.includes(t)) out.push(t)
+  }
+  for (const name of [...entities.tools, ...entities.products, ...entities.companies].slice(0, 4)) push(name)
+  for (const r of entities.repos.slice(0, 1)) push(r.name)
+  for (const h of entities.hashtags.slice(0, 3)) if (h.length >= 2 && !/^\d+$/.test(h)) push(h)
+  const strong = entities.topics.filter((t) => !WEAK_TOPICS.has(t))
+  for (const t of strong.slice(0, 2)) push(t)
+  for (const c of entities.concepts.slice(0, 2)) push(c)
+  if (out.length < min + 1) {
+    const text = [post.text, post.quoted?.text ?? '', ...(post.media ?? []).map((m) => m.altText ?? '')].join('\n')
+    for (const k of keywords(text, deps.vectors ?? loadWordVectors(), max)) {
+      if (out.length >= Math.max(min, 5)) break
+      push(k)
+    }
+  }
+  for (const t of entities.topics) {
+    if (out.length >= min) break
+    push(t)
+  }
+  for (const p of [...entities.places, ...entities.organisations, ...entities.people]) {
+    if (out.length >= min) break
+    push(p)
+  }
+  return out
+}
