@@ -8,3 +8,13 @@ export * from './queries/settings.ts'
 export function transaction<T>(db: import('./db.ts').Db, fn: () => T): T {
   return db.$client.transaction(fn)()
 }
+export * from './queries/bookmarks.ts'
+export * from './queries/bookmark-writes.ts'
+export * from './queries/bookmark-knowledge.ts'
+export * from './queries/media.ts'
+export * from './queries/categories.ts'
+export * from './queries/notes.ts'
+export * from './queries/tags.ts'
+export * from './queries/import-history.ts'
+export * from './queries/library-stats.ts'
+export { dataStamp } from './queries/statements.ts'

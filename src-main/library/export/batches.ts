@@ -1,0 +1,63 @@
+import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
+import {
+  categoriesForBookmarks, iterateBookmarks, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
+  postIdsByIds, tagsForBookmarks, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
+  type MediaRecord, type NoteRecord,
+} from '../../store/index.ts'
+import { groupBy, recordToPost } from '../convert.ts'
+
+/** Everything an export writes about one post. */
+export interface ExportPost {
+  record: BookmarkRecord & { rawJson: string }
+  post: NormalizedPost
+  media: MediaRecord[]
+  mediaAnalysis: MediaAnalysis[]
+  categories: { name: string; slug: string; color: string; assignedBy: string; confidence: number }[]
+  tags: string[]
+  knowledge: KnowledgeRecord | null
+  relatedPostIds: string[]
+  notes: NoteRecord[]
+}
+
+export interface ExportScope {
+  filter: BookmarkFilter
+  /** Whose notes to include: one user's, or everyone's (an admin's backup). */
+  notesOf: number | 'all'
+}
+
+/** Reads the matching posts a batch at a time, each batch with its related rows (a handful of queries per batch). */
+export function* exportBatches(db: Db, scope: ExportScope, batch = 500): Generator<ExportPost[]> {
+  for (const rows of iterateBookmarks(db, scope.filter, batch)) {
+    const ids = rows.map((r) => r.id)
+    const media = groupBy(mediaForBookmarks(db, ids), (m) => m.bookmarkId)
+    const analysis = groupBy(mediaAnalysisFor(db, ids), (m) => m.bookmarkId)
+    const cats = groupBy(categoriesForBookmarks(db, ids), (c) => c.bookmarkId)
+    const tags = groupBy(tagsForBookmarks(db, ids), (t) => t.bookmarkId)
+    const knowledge = new Map(knowledgeForBookmarks(db, ids).map((k) => [k.bookmarkId, k]))
+    const notes = groupBy(notesForBookmarks(db, ids).filter((n) => scope.notesOf === 'all' || n.userId === scope.notesOf), (n) => n.bookmarkId)
+    const relatedIds = new Map<number, number[]>()
+    for (const k of knowledge.values()) {
+      try {
+        const list = JSON.parse(k.relatedIds) as unknown
+        relatedIds.set(k.bookmarkId, Array.isArray(list) ? list.filter((v): v is number => typeof v === 'number') : [])
+      } catch {
+        relatedIds.set(k.bookmarkId, [])
+      }
+    }
+    const postIds = postIdsByIds(db, [...new Set([...relatedIds.values()].flat())])
+    yield rows.map((record) => {
+      const m = media.get(record.id) ?? []
+      return {
+        record,
+        post: recordToPost(record, m),
+        media: m,
+        mediaAnalysis: analysis.get(record.id) ?? [],
+        categories: (cats.get(record.id) ?? []).map(({ name, slug, color, assignedBy, confidence }) => ({ name, slug, color, assignedBy, confidence })),
+        tags: (tags.get(record.id) ?? []).map((t) => t.name),
+        knowledge: knowledge.get(record.id) ?? null,
+        relatedPostIds: (relatedIds.get(record.id) ?? []).map((id) => postIds.get(id)).filter((p): p is string => p !== undefined),
+        notes: notes.get(record.id) ?? [],
+      }
+    })
+  }
+}

@@ -1,0 +1,88 @@
+import { Zip, ZipDeflate } from 'fflate'
+import { listCategories, type Db } from '../../store/index.ts'
+import { iso, postUrl } from '../convert.ts'
+import { exportBatches, type ExportPost, type ExportScope } from './batches.ts'
+
+const enc = new TextEncoder()
+/** YAML double-quoted scalars accept JSON string syntax. */
+const q = (s: string) => JSON.stringify(s)
+const list = (key: string, items: string[]) => (items.length ? `${key}:\n${items.map((i) => `  - ${q(i)}`).join('\n')}\n` : `${key}: []\n`)
+
+/** A name safe as a file or folder on Windows, macOS and Linux. */
+export const safeName = (s: string, max = 80): string =>
+  s.replace(/[\\/:*?"<>|#^[\]\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '').slice(0, max).trim() || 'untitled'
+
+const obsidianTag = (t: string) => t.replace(/\s+/g, '-').replace(/[^\p{L}\p{N}_\-/]/gu, '')
+
+export function noteFileName(p: ExportPost): string {
+  const day = p.post.postCreatedAt.slice(0, 10)
+  return `${day} ${safeName(p.post.authorHandle, 30)} ${p.post.postId}.md`
+}
+
+export function noteOf(p: ExportPost): string {
+  const post = p.post
+  const e = post.engagement
+  let fm = '---\n'
+  fm += `id: ${p.record.id}\npostId: ${q(post.postId)}\nurl: ${q(postUrl(post.authorHandle, post.postId))}\n`
+  fm += `author: ${q('@' + post.authorHandle)}\nauthorName: ${q(post.authorName)}\n`
+  fm += `created: ${q(post.postCreatedAt)}\nimported: ${q(iso(p.record.importedAt))}\nsource: ${q(post.source)}\n`
+  if (post.lang) fm += `lang: ${q(post.lang)}\n`
+  fm += list('categories', p.categories.map((c) => c.name))
+  fm += list('tags', p.tags.map(obsidianTag).filter(Boolean))
+  fm += list('media', p.media.map((m) => m.videoUrl ?? m.url))
+  for (const k of ['likes', 'reposts', 'replies', 'views'] as const) if (e[k] !== null) fm += `${k}: ${e[k]}\n`
+  if (p.knowledge) fm += `summary: ${q(p.knowledge.summary)}\naction: ${q(p.knowledge.action)}\nsentiment: ${q(p.knowledge.sentiment)}\n`
+  fm += '---\n\n'
+  let body = `${post.text}\n\n— [@${post.authorHandle}](${postUrl(post.authorHandle, post.postId)}) ${post.authorName ? `(${post.authorName}) ` : ''}${post.postCreatedAt.slice(0, 10)}\n`
+  if (post.quoted) {
+    body += `\n> [!quote] @${post.quoted.authorHandle}\n${post.quoted.text.split('\n').map((l) => `> ${l}`).join('\n')}\n`
+  }
+  if (p.media.length) body += `\n${p.media.map((m) => (m.type === 'photo' ? `![${m.altText ?? ''}](${m.url})` : `[${m.type}](${m.videoUrl ?? m.url})`)).join('\n')}\n`
+  if (post.urls.length) body += `\n## Links\n${post.urls.map((u) => `- ${u.expandedUrl}`).join('\n')}\n`
+  if (p.knowledge) body += `\n## Summary\n${p.knowledge.summary}\n`
+  if (p.notes.length) body += `\n## Note\n${p.notes.map((n) => n.text).join('\n\n')}\n`
+  return fm + body
+}
+
+/**
+ * An Obsidian-ready vault as a zip, produced note by note: fflate's Zip emits compressed bytes as each
+ * file is added, so memory holds one batch of posts at a time. `folders` puts each post in the folder
+ * of its first category (Uncategorized otherwise); `flat` puts every note in one folder.
+ */
+export function* markdownZipChunks(db: Db, scope: ExportScope, layout: 'folders' | 'flat', now: number): Generator<Uint8Array> {
+  const out: Uint8Array[] = []
+  let failed: Error | null = null
+  const zip = new Zip((err, data) => {
+    if (err) failed = err
+    else out.push(data)
+  })
+  const add = (path: string, text: string) => {
+    const f = new ZipDeflate(path, { level: 6 })
+    zip.add(f)
+    f.push(enc.encode(text), true)
+  }
+  const drain = function* () {
+    if (failed) throw failed
+    while (out.length) yield out.shift()!
+  }
+  const cats = listCategories(db)
+  const root = 'Sheaf'
+  let index = `---\nexported: ${q(iso(now))}\n---\n\n# Sheaf library\n\n`
+  index += layout === 'folders' ? 'Each post is a note in the folder of its first category.\n\n## Categories\n\n' : 'Every post is a note in the Posts folder.\n\n## Categories\n\n'
+  for (const c of cats) index += `- **${c.name}** (${c.bookmarkCount})${c.description ? `: ${c.description}` : ''}\n`
+  add(`${root}/Index.md`, index)
+  yield* drain()
+  const used = new Set<string>()
+  for (const batch of exportBatches(db, scope)) {
+    for (const p of batch) {
+      const folder = layout === 'flat' ? 'Posts' : safeName(p.categories[0]?.name ?? 'Uncategorized')
+      let path = `${root}/${folder}/${noteFileName(p)}`
+      if (used.has(path)) path = path.replace(/\.md$/, ` ${p.record.id}.md`)
+      used.add(path)
+      add(path, noteOf(p))
+    }
+    yield* drain()
+  }
+  zip.end()
+  yield* drain()
+}

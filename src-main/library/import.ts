@@ -1,0 +1,157 @@
+import { createReadStream, statSync } from 'node:fs'
+import { basename } from 'node:path'
+import { AppError } from '../../src-shared/errors.ts'
+import type { ImportResult, NormalizedPost } from '../../src-shared/schemas/posts.ts'
+import { mergePost, parseExport, type ExportInput, type ImportItem } from '../importers/index.ts'
+import {
+  beginWrite, bookmarkByPostId, insertBookmark, insertImportHistory, insertMedia, mediaForBookmarks, optimize, replaceMedia,
+  updateBookmark, type Db, type WriteTransaction,
+} from '../store/index.ts'
+import { postToValues, recordToPost } from './convert.ts'
+import { applySheafExtras } from './import-extras.ts'
+
+const BATCH = 1000
+const MAX_ERROR_DETAILS = 100
+
+export interface ImportDeps {
+  db: Db
+  clock: () => number
+  /** Called after a successful import with the ids of new posts and posts whose content changed. */
+  onImported?: (ids: number[]) => void
+}
+
+export interface ImportRequest {
+  input: ExportInput
+  fileName: string
+  userId: number | null
+  /** Bytes read from the upload (asked once the file is consumed), for the history. */
+  bytes?: () => number
+}
+
+export type LibraryImportResult = ImportResult & { skipped: number }
+
+interface Run {
+  result: LibraryImportResult
+  changed: number[]
+  inserted: Set<number>
+}
+
+/** Writes one post; conversion failures become that record's error, database failures fail the import. */
+function applyPost(db: Db, run: Run, index: number, post: NormalizedPost, now: number): void {
+  const { result } = run
+  let values
+  try {
+    values = postToValues(post)
+  } catch (e) {
+    return recordError(result, index, post.postId, (e as Error).message)
+  }
+  const existing = bookmarkByPostId(db, post.postId)
+  if (!existing) {
+    const id = insertBookmark(db, values, now)
+    post.media.forEach((m, i) => insertMedia(db, id, i, m))
+    result.imported++
+    run.changed.push(id)
+    run.inserted.add(id)
+    return
+  }
+  if (existing.rawJson === post.rawJson && existing.text === post.text) {
+    result.duplicates++
+    return
+  }
+  const media = mediaForBookmarks(db, [existing.id])
+  const before = recordToPost(existing, media)
+  const { post: merged, changed } = mergePost(before, post)
+  if (!changed) {
+    result.duplicates++
+    return
+  }
+  const next = postToValues(merged)
+  updateBookmark(db, existing.id, next, now)
+  if (JSON.stringify(merged.media) !== JSON.stringify(before.media)) {
+    replaceMedia(db, existing.id, merged.media)
+  }
+  result.updated++
+  if (next.contentHash !== existing.contentHash) run.changed.push(existing.id)
+}
+
+function recordError(result: ImportResult, index: number, postId: string | null, reason: string): void {
+  result.errors++
+  if (result.errorDetails.length < MAX_ERROR_DETAILS) result.errorDetails.push({ index, postId, reason })
+}
+
+function applyItem(db: Db, run: Run, item: ImportItem, now: number): void {
+  if (item.kind === 'post') applyPost(db, run, item.index, item.post, now)
+  else if (item.kind === 'error') recordError(run.result, item.index, item.postId, item.reason)
+  else run.result.skipped++
+}
+
+/**
+ * Imports one export. The posts stream in and are written in batches inside ONE write transaction
+ * that stays open across the awaits; any failure (including the file breaking off half-way) rolls
+ * the whole import back. Imports run one at a time.
+ */
+export function createImporter(deps: ImportDeps) {
+  const { db, clock } = deps
+  let queue: Promise<unknown> = Promise.resolve()
+
+  async function run(req: ImportRequest): Promise<LibraryImportResult> {
+    const parsed = await parseExport(req.input, { fileName: req.fileName })
+    const r: Run = {
+      result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },
+      changed: [],
+      inserted: new Set(),
+    }
+    const now = clock()
+    let tx: WriteTransaction | null = null
+    let batch: ImportItem[] = []
+    const flush = () => {
+      tx ??= beginWrite(db)
+      for (const item of batch) applyItem(db, r, item, now)
+      batch = []
+    }
+    try {
+      for await (const item of parsed.items) {
+        batch.push(item)
+        if (batch.length >= BATCH) flush()
+      }
+      flush()
+      const extras = parsed.extras?.() ?? null
+      if (extras) applySheafExtras(db, extras, { now, inserted: r.inserted })
+      insertImportHistory(db, {
+        userId: req.userId, fileName: req.fileName, format: parsed.format, bytes: req.bytes?.() ?? 0,
+        imported: r.result.imported, duplicates: r.result.duplicates, updated: r.result.updated, errors: r.result.errors, createdAt: now,
+      })
+      tx!.commit()
+    } catch (e) {
+      ;(tx as WriteTransaction | null)?.rollback()
+      throw e
+    }
+    if (r.result.imported + r.result.updated > 0) optimize(db)
+    if (r.changed.length > 0) deps.onImported?.(r.changed)
+    return r.result
+  }
+
+  const importStream = (req: ImportRequest): Promise<LibraryImportResult> => {
+    const p = queue.then(() => run(req))
+    queue = p.catch(() => undefined)
+    return p
+  }
+
+  /** For `sheaf import FILE`: the same path as an upload, read from disk. */
+  async function importFile(path: string, opts: { userId?: number | null; limitBytes?: number } = {}): Promise<LibraryImportResult> {
+    let size: number
+    try {
+      size = statSync(path).size
+    } catch {
+      throw new AppError('VALIDATION_ERROR', `Cannot read ${path}: no such file.`)
+    }
+    if (opts.limitBytes !== undefined && size > opts.limitBytes) {
+      throw new AppError('VALIDATION_ERROR', `${basename(path)} is ${size} bytes; the import limit is ${opts.limitBytes} bytes (SHEAF_IMPORT_LIMIT_BYTES).`)
+    }
+    return importStream({ input: createReadStream(path, { highWaterMark: 1 << 20 }), fileName: basename(path), userId: opts.userId ?? null, bytes: () => size })
+  }
+
+  return { importStream, importFile }
+}
+
+export type Importer = ReturnType<typeof createImporter>

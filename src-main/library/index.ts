@@ -1,0 +1,48 @@
+import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
+import { listImportHistory, type Db } from '../store/index.ts'
+import { createBookmarks } from './bookmarks.ts'
+import { createCategories } from './categories.ts'
+import { iso } from './convert.ts'
+import { createExporter } from './export/index.ts'
+import { createImporter } from './import.ts'
+import { createMindmap } from './mindmap.ts'
+import { createStats } from './stats.ts'
+
+export interface LibraryDeps {
+  db: Db
+  clock: () => number
+  /** "Auto-run after import": receives the ids of new posts and posts whose content changed. */
+  onImported?: (ids: number[]) => void
+}
+
+/** The library capability: import into the store, browse and edit bookmarks, categories, stats, mind map, export. */
+export function createLibrary(deps: LibraryDeps) {
+  const { db, clock } = deps
+  const categories = createCategories({ db, clock })
+  categories.seedDefaults()
+  const importer = createImporter(deps)
+  return {
+    bookmarks: createBookmarks({ db, clock }),
+    categories,
+    stats: createStats({ db }),
+    mindmap: createMindmap({ db }),
+    exporter: createExporter({ db, clock }),
+    importStream: importer.importStream,
+    importFile: importer.importFile,
+    importHistory(): ImportHistoryEntry[] {
+      return listImportHistory(db).map((h) => ({
+        id: h.id,
+        createdAt: iso(h.createdAt),
+        user: h.userId === null ? null : { id: h.userId, name: h.userName ?? '', email: h.userEmail ?? '' },
+        fileName: h.fileName, format: h.format, bytes: h.bytes,
+        imported: h.imported, duplicates: h.duplicates, updated: h.updated, errors: h.errors,
+      }))
+    },
+  }
+}
+
+export type Library = ReturnType<typeof createLibrary>
+export type { LibraryImportResult, ImportRequest } from './import.ts'
+export { contentHash, engagementScore } from './convert.ts'
+export { slugify } from './categories.ts'
+export { neutralise } from './export/csv.ts'

@@ -1,0 +1,89 @@
+import type { Db } from '../db.ts'
+import type { BookmarkRecord } from './bookmarks.ts'
+import { stmt } from './statements.ts'
+
+/** What the library writes for one post (JSON columns already serialised). */
+export interface BookmarkValues {
+  postId: string
+  text: string
+  authorHandle: string
+  authorName: string
+  postCreatedAt: number
+  source: string
+  lang: string | null
+  conversationId: string | null
+  inReplyToPostId: string | null
+  urls: string
+  engagement: string
+  quoted: string | null
+  engagementScore: number
+  mediaCount: number
+  rawJson: string
+  contentHash: string
+}
+
+const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
+  b.post_created_at AS postCreatedAt, b.imported_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
+  b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
+  b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash, b.raw_json AS rawJson`
+
+export const bookmarkByPostId = (db: Db, postId: string): (BookmarkRecord & { rawJson: string }) | null =>
+  (stmt(db, `SELECT ${COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as (BookmarkRecord & { rawJson: string }) | undefined) ?? null
+
+export const bookmarkIdByPostId = (db: Db, postId: string): number | null =>
+  (stmt(db, 'SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(postId) as number | undefined) ?? null
+
+export function insertBookmark(db: Db, v: BookmarkValues, importedAt: number): number {
+  return Number(stmt(db, `INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, imported_at, source, lang,
+      conversation_id, in_reply_to_post_id, urls, engagement, quoted, engagement_score, media_count, raw_json, content_hash)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, importedAt, v.source, v.lang, v.conversationId,
+      v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash).lastInsertRowid)
+}
+
+/** Rewrites the post's own fields; categories, notes and knowledge live elsewhere and are untouched. */
+export function updateBookmark(db: Db, id: number, v: BookmarkValues, now: number): void {
+  stmt(db, `UPDATE bookmarks SET text = ?, author_handle = ?, author_name = ?, post_created_at = ?, source = ?, lang = ?,
+      conversation_id = ?, in_reply_to_post_id = ?, urls = ?, engagement = ?, quoted = ?, engagement_score = ?, media_count = ?,
+      raw_json = ?, content_hash = ?, updated_at = ? WHERE id = ?`)
+    .run(v.text, v.authorHandle, v.authorName, v.postCreatedAt, v.source, v.lang, v.conversationId, v.inReplyToPostId, v.urls,
+      v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash, now, id)
+}
+
+export interface WriteTransaction {
+  commit(): void
+  rollback(): void
+}
+
+/**
+ * A write transaction the caller holds across awaits (an import applies batches as the file streams
+ * in). IMMEDIATE takes the write lock at once so the work never fails half-way on a busy database.
+ * Statements other requests run on this connection meanwhile belong to it too, so callers keep the
+ * window short and allow one at a time.
+ */
+export function beginWrite(db: Db): WriteTransaction {
+  if (db.$client.inTransaction) throw new Error('a write transaction is already open on this connection')
+  db.$client.exec('BEGIN IMMEDIATE')
+  let open = true
+  return {
+    commit() {
+      if (!open) return
+      open = false
+      db.$client.exec('COMMIT')
+    },
+    rollback() {
+      if (!open) return
+      open = false
+      if (db.$client.inTransaction) db.$client.exec('ROLLBACK')
+    },
+  }
+}
+
+/** Refreshes the planner's statistics after bulk changes (cheap; SQLite decides what needs it). */
+export const optimize = (db: Db): void => {
+  db.$client.pragma('optimize')
+}
+
+export const setImportedAt = (db: Db, id: number, importedAt: number): void => {
+  stmt(db, 'UPDATE bookmarks SET imported_at = ? WHERE id = ?').run(importedAt, id)
+}

@@ -1,0 +1,117 @@
+import type { Db } from '../db.ts'
+import { filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
+import { dataStamp, idList, stmt } from './statements.ts'
+
+export { filterSql, splitWords, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
+
+/** A bookmarks row as the library reads it (JSON columns still as text). */
+export interface BookmarkRecord {
+  id: number
+  postId: string
+  text: string
+  authorHandle: string
+  authorName: string
+  postCreatedAt: number
+  importedAt: number
+  updatedAt: number | null
+  source: string
+  lang: string | null
+  conversationId: string | null
+  inReplyToPostId: string | null
+  urls: string
+  engagement: string
+  quoted: string | null
+  engagementScore: number
+  mediaCount: number
+  contentHash: string
+}
+
+const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
+  b.post_created_at AS postCreatedAt, b.imported_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
+  b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
+  b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash`
+
+/** The ids of one page, in order. */
+export function pageBookmarkIds(db: Db, f: BookmarkFilter, sort: SortKey, limit: number, offset: number): number[] {
+  const { where, params } = filterSql(f)
+  return stmt(db, `SELECT b.id FROM bookmarks b ${where} ORDER BY ${ORDER_BY[sort]} LIMIT ? OFFSET ?`)
+    .pluck().all(...params, limit, offset) as number[]
+}
+
+const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }>()
+
+/** Matching rows; cached per filter until anything in the database changes. */
+export function countBookmarks(db: Db, f: BookmarkFilter): number {
+  const stamp = dataStamp(db)
+  let c = counts.get(db.$client)
+  if (!c || c.stamp !== stamp) counts.set(db.$client, (c = { stamp, byKey: new Map() }))
+  const key = filterKey(f)
+  const hit = c.byKey.get(key)
+  if (hit !== undefined) return hit
+  const { where, params } = filterSql(f)
+  const n = stmt(db, `SELECT count(*) FROM bookmarks b ${where}`).pluck().get(...params) as number
+  if (c.byKey.size > 500) c.byKey.clear()
+  c.byKey.set(key, n)
+  return n
+}
+
+/** Rows for the given ids, in the order given. */
+export function bookmarksByIds(db: Db, ids: readonly number[]): BookmarkRecord[] {
+  if (ids.length === 0) return []
+  const rows = stmt(db, `SELECT ${COLUMNS} FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`)
+    .all(idList(ids)) as BookmarkRecord[]
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return ids.map((id) => byId.get(id)).filter((r): r is BookmarkRecord => r !== undefined)
+}
+
+export function bookmarkById(db: Db, id: number): (BookmarkRecord & { rawJson: string }) | null {
+  return (stmt(db, `SELECT ${COLUMNS}, b.raw_json AS rawJson FROM bookmarks b WHERE b.id = ?`).get(id) as
+    (BookmarkRecord & { rawJson: string }) | undefined) ?? null
+}
+
+export const bookmarkExists = (db: Db, id: number): boolean =>
+  stmt(db, 'SELECT 1 FROM bookmarks WHERE id = ?').pluck().get(id) !== undefined
+
+/** Which of `ids` exist. */
+export const existingBookmarkIds = (db: Db, ids: readonly number[]): number[] =>
+  stmt(db, 'SELECT id FROM bookmarks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').pluck().all(idList(ids)) as number[]
+
+export const deleteBookmarks = (db: Db, ids: readonly number[]): number =>
+  stmt(db, 'DELETE FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))').run(idList(ids)).changes
+
+/**
+ * Streams matching rows (with raw JSON) in sort order, a batch at a time, so an export of the whole
+ * library never holds more than one batch. Keyset paging keeps each batch query cheap.
+ */
+export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Generator<(BookmarkRecord & { rawJson: string })[]> {
+  const { where, params } = filterSql(f)
+  const cursorClause = where ? `${where} AND (b.post_created_at < ? OR (b.post_created_at = ? AND b.id < ?))`
+    : 'WHERE (b.post_created_at < ? OR (b.post_created_at = ? AND b.id < ?))'
+  const first = stmt(db, `SELECT ${COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  const next = stmt(db, `SELECT ${COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  let rows = first.all(...params, batch) as (BookmarkRecord & { rawJson: string })[]
+  while (rows.length > 0) {
+    yield rows
+    if (rows.length < batch) return
+    const last = rows[rows.length - 1]
+    rows = next.all(...params, last.postCreatedAt, last.postCreatedAt, last.id, batch) as (BookmarkRecord & { rawJson: string })[]
+  }
+}
+
+/** One page of a category's posts, newest first (the mind map's branches). */
+export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0): { id: number; text: string; authorHandle: string }[] {
+  return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
+    WHERE b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(categoryId, limit, offset) as { id: number; text: string; authorHandle: string }[]
+}
+
+/** Newest uncategorised posts. */
+export function newestUncategorized(db: Db, limit: number, offset = 0): { id: number; text: string; authorHandle: string }[] {
+  return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
+    WHERE NOT EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id)
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(limit, offset) as { id: number; text: string; authorHandle: string }[]
+}
+
+export const postIdsByIds = (db: Db, ids: readonly number[]): Map<number, string> =>
+  new Map((ids.length === 0 ? [] : stmt(db, 'SELECT id, post_id AS postId FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))')
+    .all(idList(ids)) as { id: number; postId: string }[]).map((r) => [r.id, r.postId]))
