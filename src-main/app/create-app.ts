@@ -1,7 +1,10 @@
+import { serve as serveNode } from '@hono/node-server'
 import { mkdirSync } from 'node:fs'
 import type { Hono } from 'hono'
 import { createAuth, type Auth } from '../auth/index.ts'
-import { createHttpApp, type AppEnv, type RouteModule } from '../http/index.ts'
+import { createHttpApp, desktopLoginRoutes, lanRoutes, type AppEnv, type RouteModule } from '../http/index.ts'
+import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
+import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
@@ -12,6 +15,8 @@ export interface AppOverrides {
   log?: Logger
   secrets?: SecretStore
   bcryptCost?: number
+  /** Where LAN sharing listens (tests pass a loopback address such as 127.0.0.2). */
+  lanNetwork?: LanNetwork
 }
 
 export interface SheafApp {
@@ -23,6 +28,10 @@ export interface SheafApp {
   log: Logger
   /** Host names served besides loopback (LAN sharing adds to it). */
   extraHosts: Set<string>
+  /** Sharing on the home network (HTTPS listener, certificates, join links). */
+  lan: Lan
+  /** One-time sign-in tokens for the desktop window. */
+  localLogin: LocalLogin
   close(): Promise<void>
 }
 
@@ -40,7 +49,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await bootstrapAdmin(config, auth, log)
     const extraHosts = new Set(config.allowedHosts)
     // Capabilities are created here and their routes listed below, one line each.
-    const routes: RouteModule[] = []
+    const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
+      fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
+    const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
+    const routes: RouteModule[] = [
+      { path: '/lan', routes: lanRoutes({ lan }) },
+      { path: '/auth/desktop', routes: desktopLoginRoutes({ localLogin, sessions: auth.sessions }) },
+    ]
     const app = createHttpApp({
       config,
       auth,
@@ -49,7 +64,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       allowedHosts: () => [...extraHosts],
       routes,
     })
-    return { config, app, db, auth, secrets, log, extraHosts, close: async () => closeDatabase(db) }
+    const close = async () => {
+      await lan.close()
+      closeDatabase(db)
+    }
+    return { config, app, db, auth, secrets, log, extraHosts, lan, localLogin, close }
   } catch (e) {
     closeDatabase(db)
     throw e

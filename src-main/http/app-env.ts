@@ -15,4 +15,5 @@ export interface AppVariables {
   sessionError: AppError
 }
 
-export type AppEnv = { Bindings: HttpBindings; Variables: AppVariables }
+/** `listener: 'lan'` marks requests that arrived on the LAN sharing listener (src-main/lan). */
+export type AppEnv = { Bindings: HttpBindings & { listener?: 'lan' }; Variables: AppVariables }

@@ -17,6 +17,8 @@ import { mountStaticUi } from './static-ui.ts'
 export type { AppEnv } from './app-env.ts'
 export { CSRF_HEADER } from './middleware/csrf-guard.ts'
 export { isLoopbackAddress } from './middleware/client-info.ts'
+export { lanRoutes } from './routes/lan.ts'
+export { desktopLoginRoutes } from './routes/desktop-login.ts'
 
 export interface HttpDeps {
   config: Config

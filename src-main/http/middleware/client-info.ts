@@ -15,6 +15,7 @@ export const clientInfo = (): MiddlewareHandler<AppEnv> =>
       // app.request() in tests has no socket
     }
     c.set('clientIp', addr)
-    c.set('isLoopback', isLoopbackAddress(addr))
+    // The LAN listener is never "this machine", even when a test binds it to a loopback address.
+    c.set('isLoopback', isLoopbackAddress(addr) && c.env?.listener !== 'lan')
     await next()
   }

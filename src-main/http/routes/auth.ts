@@ -57,4 +57,7 @@ export const PUBLIC_AUTH_ROUTES = new Set([
   'GET /api/auth/setup',
   'POST /api/auth/setup',
   'GET /api/health',
+  'POST /api/auth/desktop', // the one-time desktop token is the credential (routes/desktop-login.ts)
+  'GET /api/auth/desktop',
+  'GET /api/lan/ca.crt', // the household CA certificate is public (routes/lan.ts)
 ])

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { EXPORT_FORMATS, type ExportFormat } from './schemas/export.ts'
+
+export type { ExportFormat }
+
+/**
+ * What the desktop window's preload exposes as `window.sheafDesktop`. The renderer treats it as
+ * optional (absent in a browser) and keeps talking to the server over HTTP for all data.
+ */
+export interface SheafDesktopApi {
+  readonly isDesktop: true
+  /** Native open dialog; the chosen files are imported. Null when the dialog was cancelled. */
+  importWithDialog(): Promise<DesktopImportResult | null>
+  /** Native save dialog, then the export is written there. Null when cancelled. */
+  exportWithDialog(format: ExportFormat): Promise<DesktopExportResult | null>
+  getOpenAtLogin(): Promise<boolean>
+  setOpenAtLogin(open: boolean): Promise<boolean>
+}
+
+export interface DesktopImportResult {
+  files: { path: string; ok: boolean; message: string }[]
+}
+export interface DesktopExportResult {
+  path: string
+  bytes: number
+}
+
+/** IPC channels, one per method; every argument is validated in the main process. */
+export const DESKTOP_CHANNELS = {
+  importWithDialog: 'sheaf:import-with-dialog',
+  exportWithDialog: 'sheaf:export-with-dialog',
+  getOpenAtLogin: 'sheaf:get-open-at-login',
+  setOpenAtLogin: 'sheaf:set-open-at-login',
+} as const satisfies Record<Exclude<keyof SheafDesktopApi, 'isDesktop'>, `sheaf:${string}`>
+
+export const zExportFormat = z.enum(EXPORT_FORMATS)
+export const zOpenAtLogin = z.boolean()
+
+/** POST /api/auth/desktop: the one-time token the desktop main process gave its window. */
+export const zDesktopLoginBody = z.object({ token: z.string().min(16).max(200) }).strict()
+export const DESKTOP_LOGIN_PATH = '/api/auth/desktop'
