@@ -5,6 +5,13 @@ import { createAuth, type Auth } from '../auth/index.ts'
 import { createHttpApp, desktopLoginRoutes, lanRoutes, type AppEnv, type RouteModule } from '../http/index.ts'
 import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
+import { createLibrary, type Library } from '../library/index.ts'
+import { bookmarkRoutes } from '../http/routes/bookmarks.ts'
+import { categoryRoutes } from '../http/routes/categories.ts'
+import { exportRoutes } from '../http/routes/export.ts'
+import { importRoutes } from '../http/routes/import.ts'
+import { mindmapRoutes } from '../http/routes/mindmap.ts'
+import { statsRoutes } from '../http/routes/stats.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
@@ -28,6 +35,8 @@ export interface SheafApp {
   log: Logger
   /** Host names served besides loopback (LAN sharing adds to it). */
   extraHosts: Set<string>
+  /** Bookmarks, categories, import, export, stats, mind map. */
+  library: Library
   /** Sharing on the home network (HTTPS listener, certificates, join links). */
   lan: Lan
   /** One-time sign-in tokens for the desktop window. */
@@ -48,11 +57,19 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await auth.key.current()
     await bootstrapAdmin(config, auth, log)
     const extraHosts = new Set(config.allowedHosts)
+    // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
+    const library = createLibrary({ db, clock })
     // Capabilities are created here and their routes listed below, one line each.
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
       fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
     const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
     const routes: RouteModule[] = [
+      { path: '/bookmarks', routes: bookmarkRoutes({ library }) },
+      { path: '/categories', routes: categoryRoutes({ library }) },
+      { path: '/stats', routes: statsRoutes({ library }) },
+      { path: '/mindmap', routes: mindmapRoutes({ library }) },
+      { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes }) },
+      { path: '/export', routes: exportRoutes({ library }) },
       { path: '/lan', routes: lanRoutes({ lan }) },
       { path: '/auth/desktop', routes: desktopLoginRoutes({ localLogin, sessions: auth.sessions }) },
     ]
@@ -68,7 +85,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       await lan.close()
       closeDatabase(db)
     }
-    return { config, app, db, auth, secrets, log, extraHosts, lan, localLogin, close }
+    return { config, app, db, auth, secrets, log, extraHosts, library, lan, localLogin, close }
   } catch (e) {
     closeDatabase(db)
     throw e

@@ -45,4 +45,5 @@ export type Library = ReturnType<typeof createLibrary>
 export type { LibraryImportResult, ImportRequest } from './import.ts'
 export { contentHash, engagementScore } from './convert.ts'
 export { slugify } from './categories.ts'
+export { filterOf } from './bookmarks.ts'
 export { neutralise } from './export/csv.ts'

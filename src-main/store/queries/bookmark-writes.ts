@@ -23,7 +23,7 @@ export interface BookmarkValues {
 }
 
 const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
-  b.post_created_at AS postCreatedAt, b.imported_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
+  b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash, b.raw_json AS rawJson`
 
@@ -34,7 +34,7 @@ export const bookmarkIdByPostId = (db: Db, postId: string): number | null =>
   (stmt(db, 'SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(postId) as number | undefined) ?? null
 
 export function insertBookmark(db: Db, v: BookmarkValues, importedAt: number): number {
-  return Number(stmt(db, `INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, imported_at, source, lang,
+  return Number(stmt(db, `INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, created_at, source, lang,
       conversation_id, in_reply_to_post_id, urls, engagement, quoted, engagement_score, media_count, raw_json, content_hash)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, importedAt, v.source, v.lang, v.conversationId,
@@ -85,5 +85,5 @@ export const optimize = (db: Db): void => {
 }
 
 export const setImportedAt = (db: Db, id: number, importedAt: number): void => {
-  stmt(db, 'UPDATE bookmarks SET imported_at = ? WHERE id = ?').run(importedAt, id)
+  stmt(db, 'UPDATE bookmarks SET created_at = ? WHERE id = ?').run(importedAt, id)
 }

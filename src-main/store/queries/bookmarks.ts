@@ -27,7 +27,7 @@ export interface BookmarkRecord {
 }
 
 const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
-  b.post_created_at AS postCreatedAt, b.imported_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
+  b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash`
 
