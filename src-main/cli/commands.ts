@@ -110,3 +110,15 @@ export function registerSecretCommands(secret: Command): void {
       out('signing key rotated; every session has ended')
     })
 }
+
+export function registerImportCommand(program: Command): void {
+  program.command('import').description('import an export file (any supported format) into the library')
+    .argument('<file>', 'the export file, e.g. bookmarks.json or the X archive .zip')
+    .option('--json', 'print the result as JSON')
+    .action(async (file: string, o: Opts, cmd: Command) => {
+      const r = await withApp(cmd, (s) => s.library.importFile(file, { limitBytes: s.config.importLimitBytes }))
+      if (o.json) return out(JSON.stringify(r, null, 2))
+      out(`${file}: ${r.format}; ${r.imported} imported, ${r.updated} updated, ${r.duplicates} duplicates, ${r.errors} errors`)
+      for (const e of r.errorDetails.slice(0, 20)) out(`  record ${e.index}${e.postId ? ` (post ${e.postId})` : ''}: ${e.reason}`)
+    })
+}

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isAppError } from '../../src-shared/errors.ts'
 import { serve } from '../app/index.ts'
-import { registerInviteCommands, registerSecretCommands, registerUserCommands } from './commands.ts'
+import { registerImportCommand, registerInviteCommands, registerSecretCommands, registerUserCommands } from './commands.ts'
 
 const BUILT_UI = join(dirname(fileURLToPath(import.meta.url)), '../../out/renderer')
 
@@ -36,6 +36,7 @@ export function buildProgram(): Command {
   registerUserCommands(program.command('user').description('manage accounts'))
   registerInviteCommands(program.command('invite').description('manage invite codes'))
   registerSecretCommands(program.command('secret').description('manage the session signing key'))
+  registerImportCommand(program)
   for (const c of program.commands) c.exitOverride().showHelpAfterError()
   for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride().showHelpAfterError()
   return program
