@@ -40,6 +40,8 @@ const CAPITALISED_SPAN = /\b[A-Z][\p{Ll}'’]+(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z]
 const SHORTENERS = new Set(['t.co'])
 /** SIF weight above which a word is rare (Zipf rank beyond ~5,000): names usually have one. */
 const RARE_WEIGHT = 0.98
+/** "in San Francisco": common words, but a place all the same. */
+const PLACE_LEAD = /^(in|at|from|near|visiting|across|around)$/
 
 const uniqCi = (xs: Iterable<string>): string[] => {
   const seen = new Map<string, string>()
@@ -84,7 +86,7 @@ const compromiseNames = (text: string, known: Set<string>, vectors: WordVectors)
   const spans: string[] = []
   for (const m of text.matchAll(SPAN_WITH_LEAD)) {
     const words = m[0].split(/\s+/)
-    const rare = words.some((w) => {
+    const rare = PLACE_LEAD.test(words[0]) || words.some((w) => {
       const lower = w.toLowerCase().replace(/['’]s$/, '')
       if (known.has(lower) || !/^\p{Lu}/u.test(w)) return false
       const i = vectors.indexOf(lower)
@@ -121,8 +123,12 @@ export const extractEntities = (post: PostLike, deps: EntityDeps = {}): Entities
     else if (t.type === 'url') textUrls.push(/^https?:/i.test(t.value) ? t.value : `https://${t.value}`)
   }
   // wink misses non-Latin hashtags (#水星の魔女) and handles glued to punctuation; the regexes back it up.
-  for (const m of text.matchAll(HASHTAG_RE)) hashtags.push(m[1])
-  for (const m of text.matchAll(MENTION_RE)) mentions.push(m[1])
+  const tagged = [...text.matchAll(HASHTAG_RE)].map((m) => m[1])
+  const handles = [...text.matchAll(MENTION_RE)].map((m) => m[1])
+  // wink cuts #G_Witch to #G: drop its tokens that are only the start of a longer one.
+  const whole = (xs: string[], full: string[]) => xs.filter((x) => !full.some((f) => f.length > x.length && f.toLowerCase().startsWith(x.toLowerCase())))
+  hashtags.splice(0, hashtags.length, ...whole(hashtags, tagged), ...tagged)
+  mentions.splice(0, mentions.length, ...whole(mentions, handles), ...handles)
 
   const expanded = [...post.urls, ...(post.quoted?.urls ?? [])].map((u) => u.expandedUrl || u.url)
   const urls = uniqCi([...expanded, ...textUrls].filter((u) => !SHORTENERS.has(hostOf(u) ?? '')))
@@ -134,7 +140,8 @@ export const extractEntities = (post: PostLike, deps: EntityDeps = {}): Entities
   }
 
   const alt = post.media.map((m) => m.altText ?? '').join(' ')
-  const matchText = cleanText([text, post.quoted?.text ?? '', alt].join('\n'))
+  // Line breaks stay: the matcher treats a line start like a sentence start.
+  const matchText = [text, decodeEntities(post.quoted?.text ?? ''), alt].join('\n').replace(/https?:\/\/\S+/g, ' ')
   const hits: GazetteerHit[] = gazetteer.match(matchText)
   const bucket = (b: string) => uniqCi(hits.filter((h) => h.entry.bucket === b).map((h) => h.entry.name))
   const tools = bucket('tools')

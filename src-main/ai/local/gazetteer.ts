@@ -34,6 +34,27 @@ type Pattern = { lower: string[]; exact: string[]; cs: boolean; needsCtx: boolea
 
 const VERSION_TAIL = /^(.*?[a-z])[-_ ]?v?\d[\w.]*$/
 
+/**
+ * Where a capitalised common word is not a name: at the start of a sentence or line ("Go wide"),
+ * or after another capitalised word, as part of someone's name ("Taylor Swift").
+ */
+const sentenceStart = (text: string, at: number): boolean => {
+  let k = at - 1
+  while (k >= 0 && (text[k] === ' ' || text[k] === '\t')) k--
+  return k < 0 || /[.!?:\n•\-–—>*"“(]/.test(text[k])
+}
+const ambiguousPosition = (text: string, tokens: RawToken[], i: number): boolean => {
+  if (sentenceStart(text, tokens[i].start)) return true
+  // "Taylor Swift" mid-sentence; but "Try React" opens a sentence with a verb.
+  const prev = tokens[i - 1]
+  return (
+    prev !== undefined &&
+    /^\p{Lu}\p{Ll}+$/u.test(prev.text) &&
+    /^\s+$/.test(text.slice(prev.start + prev.text.length, tokens[i].start)) &&
+    !sentenceStart(text, prev.start)
+  )
+}
+
 export const compileGazetteer = (raw: RawGazetteer): Gazetteer => {
   const entries: GazetteerEntry[] = []
   const byFirst = new Map<string, Pattern[]>()
@@ -97,7 +118,7 @@ export const compileGazetteer = (raw: RawGazetteer): Gazetteer => {
           const t = tokens[i + k]
           ok = t.lower === p.lower[k] && caseOk(p, k, t)
         }
-        if (ok && (!p.needsCtx || hasContext(p.entry.ctx!))) {
+        if (ok && (!p.needsCtx || (hasContext(p.entry.ctx!) && !ambiguousPosition(text, tokens, i)))) {
           found = p
           len = p.lower.length
           break

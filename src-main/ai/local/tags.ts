@@ -12,8 +12,8 @@ type PostLike = Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quo
 const WEAK_TOPICS = new Set(['tools', 'business', 'lifestyle', 'news', 'learning'])
 
 /**
- * Keywords: content words that are rare in general English (high SIF weight) and repeated or
- * capitalised in the post, e.g. "garbage", "collectors" in a post about garbage collectors.
+ * Keywords: content words that are rare in general English (high SIF weight), repeated ones first,
+ * e.g. "garbage", "collectors" in a post about garbage collectors.
  */
 const keywords = (text: string, vectors: WordVectors, n: number): string[] => {
   const counts = new Map<string, { word: string; score: number }>()
@@ -30,7 +30,6 @@ const keywords = (text: string, vectors: WordVectors, n: number): string[] => {
     else counts.set(key, { word: w, score: weight })
   }
   return [...counts.values()]
-    .filter((c) => c.score >= 1.6 || counts.size <= 6)
     .sort((a, b) => b.score - a.score)
     .slice(0, n)
     .map((c) => c.word)

@@ -62,7 +62,7 @@ export const readFixturePosts = (files?: string[]): NormalizedPost[] => {
     for (const v of Object.values(n)) walk(v)
   }
   for (const f of files ?? readdirSync(GRAPHQL_DIR).filter((f) => f.endsWith('.json'))) {
-    walk(JSON.parse(readFileSync(join(GRAPHQL_DIR, f), 'utf8')))
+    walk(JSON.parse(readFileSync(f.startsWith('/') ? f : join(GRAPHQL_DIR, f), 'utf8')))
   }
   return [...out.values()]
 }
