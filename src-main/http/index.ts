@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import type { Config } from '../app/config.ts'
 import type { Auth } from '../auth/index.ts'
 import type { AppEnv } from './app-env.ts'
 import { notFound, toErrorResponse, type ErrorLogger } from './errors.ts'
@@ -20,8 +19,20 @@ export { isLoopbackAddress } from './middleware/client-info.ts'
 export { lanRoutes } from './routes/lan.ts'
 export { desktopLoginRoutes } from './routes/desktop-login.ts'
 
+interface RateLimitRule {
+  limit: number
+  windowMs: number
+}
+
+/** The part of the app's Config the HTTP layer reads (app/config.ts satisfies it). */
+export interface HttpConfig {
+  rateLimits: { login: RateLimitRule; register: RateLimitRule; api: RateLimitRule }
+  bodyLimitBytes: number
+  uiDir: string | null
+}
+
 export interface HttpDeps {
-  config: Config
+  config: HttpConfig
   auth: Auth
   clock: () => number
   logError: ErrorLogger

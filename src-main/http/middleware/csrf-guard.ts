@@ -20,7 +20,7 @@ export const csrfGuard = (): MiddlewareHandler<AppEnv> =>
       throw new AppError('FORBIDDEN', 'Cross-site requests are refused.')
     }
     if (origin !== undefined) {
-      let sameHost = false
+      let sameHost: boolean
       try {
         sameHost = new URL(origin).host === c.req.header('host')
       } catch {
