@@ -2,12 +2,10 @@ import Assembler from 'stream-json/core/assembler.js'
 import { jsonParser } from 'stream-json/core/parser.js'
 import type { Token } from 'stream-json/core/parser.js'
 import { AppError } from '../../src-shared/errors.ts'
+import { RecordScanner } from './record-scanner.ts'
 
 export type JsonPath = ReadonlyArray<string | number>
-export type JsonEvent = { kind: 'record'; path: JsonPath; value: unknown } | { kind: 'rest'; value: unknown }
-
-/** Text is fed to the tokenizer in pieces this small so a syntax error can be placed in the file. */
-const PIECE = 4096
+export type JsonEvent = { kind: 'record'; path: JsonPath; value: unknown; raw: string } | { kind: 'rest'; value: unknown }
 
 /** Integers longer than this may not survive a JS number: keep their digits as a string. */
 const SAFE_DIGITS = 15
@@ -28,8 +26,6 @@ class Position {
   get where() { return `line ${this.line}, column ${this.column} (character ${this.offset})` }
 }
 
-interface Frame { array: boolean; key: string | null; index: number }
-
 /** An Assembler that keeps long integers (ids) as strings instead of rounding them. */
 function makeAssembler(): Assembler {
   const asm = new Assembler()
@@ -39,70 +35,82 @@ function makeAssembler(): Assembler {
 }
 
 /**
- * Streams one JSON document: every object or array whose path satisfies `isRecord` is assembled
- * and yielded on its own (and never kept); everything else is assembled into a final `rest`
- * event, with record arrays left empty. Memory stays at one record plus the envelope.
+ * Streams one JSON document: every object or array whose path satisfies `isRecord` is yielded on
+ * its own with its exact source text (and never kept); everything else is assembled into a final
+ * `rest` event, with records left as nulls. Records are cut out by a bracket scanner and parsed by
+ * the native JSON.parse; the envelope around them goes through stream-json's tokenizer, which
+ * validates it and builds `rest`. Memory stays at one record plus the envelope.
  */
 export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: JsonPath) => boolean): AsyncGenerator<JsonEvent> {
   const parse = jsonParser({ streamValues: false })
-  const pos = new Position()
-  const frames: Frame[] = []
   const rest = makeAssembler()
-  let record: Assembler | null = null
-  let recordPath: JsonPath = []
+  const pos = new Position()
+  let chunk = ''
+  let chunkStart = 0
   let sawValue = false
   const out: JsonEvent[] = []
 
-  const pathHere = (): (string | number)[] => frames.map((f) => (f.array ? f.index : (f.key ?? '')))
+  const invalid = (message: string, at: { line: number; column: number | null; offset: number }) =>
+    new AppError('VALIDATION_ERROR',
+      `The file is not valid JSON: ${message} at line ${at.line}${at.column ? `, column ${at.column}` : ''} (character ${at.offset}).`,
+      { line: at.line, column: at.column, offset: at.offset })
 
-  const onToken = (t: Token) => {
-    if (record) {
-      record.consume(t)
-      if (record.done) { out.push({ kind: 'record', path: recordPath, value: record.current }); record = null }
-      return
-    }
-    const top = frames[frames.length - 1]
-    if (t.name === 'keyValue') { top.key = t.value; rest.consume(t); return }
-    if (t.name === 'endObject' || t.name === 'endArray') { frames.pop(); rest.consume(t); return }
-    // a value starts
-    sawValue = true
-    if (top?.array) top.index++
-    if (t.name === 'startObject' || t.name === 'startArray') {
-      const path = pathHere()
-      if (frames.length > 0 && isRecord(path)) {
-        record = makeAssembler()
-        recordPath = path
-        record.consume(t)
-        return
-      }
-      frames.push({ array: t.name === 'startArray', key: null, index: -1 })
-    }
-    rest.consume(t)
-  }
-
-  for await (const chunk of text) {
-    for (let at = 0; at < chunk.length; at += PIECE) {
-      const piece = at === 0 && chunk.length <= PIECE ? chunk : chunk.slice(at, at + PIECE)
+  const scanner = new RecordScanner(isRecord, {
+    envelope(piece) {
+      if (!piece) return
       let tokens: unknown
       try {
         tokens = parse(piece)
       } catch (e) {
-        throw new AppError('VALIDATION_ERROR',
-          `The file is not valid JSON: ${(e as Error).message} near ${pos.where}.`, { line: pos.line, column: pos.column, offset: pos.offset })
+        throw invalid(`${(e as Error).message} (near here)`, { line: pos.line, column: pos.column, offset: pos.offset })
       }
-      pos.advance(piece)
       const values = (tokens as { values?: Token[] } | null)?.values
-      if (values) for (let i = 0; i < values.length; i++) onToken(values[i])
-      if (out.length) { yield* out; out.length = 0 }
+      if (values) for (let i = 0; i < values.length; i++) { sawValue = true; rest.consume(values[i]) }
+    },
+    record(raw, path, startOffset) {
+      sawValue = true
+      let value: unknown
+      try {
+        value = LONG_NUMBER.test(raw) ? JSON.parse(raw, keepLongIntegers) : JSON.parse(raw)
+      } catch (e) {
+        const msg = (e as Error).message
+        const rel = Number(/position (\d+)/.exec(msg)?.[1] ?? raw.length)
+        throw invalid(msg.replace(/ in JSON at position.*$/, '').replace(/, ".*$/, ''), locate(startOffset + rel, raw, startOffset))
+      }
+      out.push({ kind: 'record', path, value, raw })
+    },
+  })
+
+  /** Line and column of an absolute offset, from the position at the current chunk's start. */
+  const locate = (at: number, raw: string, rawStart: number) => {
+    if (at >= chunkStart) {
+      const p = Object.assign(new Position(), { line: pos.line, column: pos.column, offset: pos.offset })
+      p.advance(chunk.slice(0, at - chunkStart))
+      return { line: p.line, column: p.column, offset: at }
     }
+    const between = raw.slice(at - rawStart, chunkStart - rawStart)
+    const before = raw.slice(0, at - rawStart)
+    const nl = before.lastIndexOf('\n')
+    return { line: pos.line - (between.split('\n').length - 1), column: nl >= 0 ? before.length - nl : null, offset: at }
   }
-  if (!sawValue) throw new AppError('VALIDATION_ERROR', 'The file is empty: it holds no JSON value.')
-  if (record || frames.length > 0) {
+
+  for await (const c of text) {
+    chunk = c
+    chunkStart = pos.offset
+    scanner.push(c)
+    pos.advance(c)
+    if (out.length) { yield* out; out.length = 0 }
+  }
+  if (!sawValue && !scanner.open) throw new AppError('VALIDATION_ERROR', 'The file is empty: it holds no JSON value.')
+  if (scanner.open) {
     throw new AppError('VALIDATION_ERROR',
       `The file ends before its JSON is complete (truncated?) at ${pos.where}.`, { line: pos.line, column: pos.column, offset: pos.offset, truncated: true })
   }
   yield { kind: 'rest', value: rest.current }
 }
+
+/** A long run of digits outside a string: a number that may not fit a JS number. */
+const LONG_NUMBER = /[:,[]\s*-?\d{16,}/
 
 /** Skip a JavaScript assignment prefix (`window.YTD.tweets.part0 = `) in front of the JSON. */
 export async function* afterAssignment(text: AsyncIterable<string>): AsyncGenerator<string> {

@@ -1,0 +1,149 @@
+/**
+ * Cuts a JSON text stream into the envelope (handed on as text, each record replaced by `null`)
+ * and the records (handed on as their exact source text). Only brackets, strings and keys are
+ * looked at; validation is left to whoever parses the two outputs. Resumable across chunks.
+ */
+export type Path = Array<string | number>
+interface Frame { array: boolean; key: string | null; index: number; expectKey: boolean }
+
+export interface ScanSink {
+  envelope(text: string): void
+  record(text: string, path: Path, startOffset: number): void
+}
+
+const Q = 34, BS = 92, LB = 123, RB = 125, LSQ = 91, RSQ = 93, COMMA = 44, COLON = 58
+
+export class RecordScanner {
+  private buf = ''
+  private base = 0 // file offset of buf[0]
+  private frames: Frame[] = []
+  private inRecord = false
+  private depth = 0
+  private inString = false
+  private recordPath: Path = []
+  private inScalar = false
+  private readonly isRecord: (p: Path) => boolean
+  private readonly sink: ScanSink
+
+  constructor(isRecord: (p: Path) => boolean, sink: ScanSink) {
+    this.isRecord = isRecord
+    this.sink = sink
+  }
+
+  get open(): boolean { return this.inRecord || this.frames.length > 0 || this.inString }
+  get offset(): number { return this.base + this.buf.length }
+
+  push(text: string): void {
+    this.buf += text
+    let i = 0
+    let envStart = 0
+    const s = this.buf
+    const n = s.length
+    while (i < n) {
+      if (this.inRecord) {
+        const end = this.scanRecord(s, i)
+        if (end < 0) {
+          // rescan this (small) record from its start once more text has come
+          this.depth = 0
+          this.inString = false
+          i = n
+          break
+        }
+        this.sink.record(s.slice(envStart, end), this.recordPath, this.base + envStart)
+        this.inRecord = false
+        i = end
+        envStart = end
+        continue
+      }
+      const c = s.charCodeAt(i)
+      if (this.inScalar && !isScalarChar(c)) this.inScalar = false
+      if (c === Q) {
+        const close = stringEnd(s, i + 1)
+        if (close < 0) break // wait for the rest of the string
+        const top = this.frames[this.frames.length - 1]
+        if (top && !top.array && top.expectKey) top.key = JSON.parse(s.slice(i, close + 1)) as string
+        else if (top?.array) top.index++
+        i = close + 1
+        continue
+      }
+      if (c === LB || c === LSQ) {
+        const top = this.frames[this.frames.length - 1]
+        if (top?.array) top.index++
+        if (top) {
+          const path = this.frames.map((f) => (f.array ? f.index : (f.key ?? '')))
+          if (this.isRecord(path)) {
+            this.sink.envelope(s.slice(envStart, i) + 'null')
+            envStart = i
+            this.inRecord = true
+            this.depth = 0
+            this.inString = false
+            this.recordPath = path
+            continue // scanRecord consumes the opening bracket
+          }
+        }
+        this.frames.push({ array: c === LSQ, key: null, index: -1, expectKey: c === LB })
+      } else if (c === RB || c === RSQ) {
+        this.frames.pop()
+      } else if (c === COMMA) {
+        const top = this.frames[this.frames.length - 1]
+        if (top && !top.array) top.expectKey = true
+      } else if (c === COLON) {
+        const top = this.frames[this.frames.length - 1]
+        if (top && !top.array) top.expectKey = false
+      } else if (c > 32) {
+        // a bare scalar (number, true, false, null) in an array counts as an element
+        const top = this.frames[this.frames.length - 1]
+        if (top?.array && !this.inScalar) top.index++
+        this.inScalar = true
+      }
+      i++
+    }
+    if (this.inRecord) {
+      // keep the record's text so far; the envelope before it is already out
+      this.buf = s.slice(envStart)
+      this.base += envStart
+    } else {
+      this.sink.envelope(s.slice(envStart, i))
+      this.buf = s.slice(i)
+      this.base += i
+    }
+  }
+
+  /** Continues a record from `from`; returns the index after its closing bracket, or -1. */
+  private scanRecord(s: string, from: number): number {
+    let i = from
+    const n = s.length
+    while (i < n) {
+      if (this.inString) {
+        const close = stringEnd(s, i)
+        if (close < 0) return -1
+        this.inString = false
+        i = close + 1
+        continue
+      }
+      const c = s.charCodeAt(i)
+      if (c === Q) this.inString = true
+      else if (c === LB || c === LSQ) this.depth++
+      else if (c === RB || c === RSQ) {
+        if (--this.depth === 0) return i + 1
+      }
+      i++
+    }
+    return -1
+  }
+}
+
+const isScalarChar = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 45 || c === 43 || c === 46 || c === 69
+
+/** Index of the quote closing a string whose body starts at `from`, or -1 if not in `s` yet. */
+function stringEnd(s: string, from: number): number {
+  let i = from
+  for (;;) {
+    const q = s.indexOf('"', i)
+    if (q < 0) return -1
+    let k = q - 1
+    while (k >= from && s.charCodeAt(k) === BS) k--
+    if ((q - 1 - k) % 2 === 0) return q
+    i = q + 1
+  }
+}
