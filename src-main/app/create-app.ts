@@ -12,6 +12,8 @@ import { exportRoutes } from '../http/routes/export.ts'
 import { importRoutes } from '../http/routes/import.ts'
 import { mindmapRoutes } from '../http/routes/mindmap.ts'
 import { statsRoutes } from '../http/routes/stats.ts'
+import { searchRoutes } from '../http/routes/search.ts'
+import { createSearch, type Reranker } from '../search/index.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
@@ -24,6 +26,8 @@ export interface AppOverrides {
   bcryptCost?: number
   /** Where LAN sharing listens (tests pass a loopback address such as 127.0.0.2). */
   lanNetwork?: LanNetwork
+  /** Reorders and explains search results (tests pass a fake; a configured AI provider later). */
+  reranker?: Reranker | null
 }
 
 export interface SheafApp {
@@ -60,6 +64,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
     const library = createLibrary({ db, clock })
     // Capabilities are created here and their routes listed below, one line each.
+    const search = createSearch({ db, clock, reranker: overrides.reranker, log })
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
       fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
     const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
@@ -70,6 +75,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       { path: '/mindmap', routes: mindmapRoutes({ library }) },
       { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes }) },
       { path: '/export', routes: exportRoutes({ library }) },
+      { path: '/search', routes: searchRoutes({ search }) },
       { path: '/lan', routes: lanRoutes({ lan }) },
       { path: '/auth/desktop', routes: desktopLoginRoutes({ localLogin, sessions: auth.sessions }) },
     ]
@@ -82,6 +88,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       routes,
     })
     const close = async () => {
+      search.close()
       await lan.close()
       closeDatabase(db)
     }

@@ -1,0 +1,126 @@
+import type { SearchDocument } from '../store/index.ts'
+import { stemWord as stem } from './words.ts'
+
+/** Turns match evidence into a 0-1 relevance and a sentence saying why. */
+
+export interface Evidence {
+  /** BM25 (higher is better), null when the post came only from the semantic side. */
+  bm25: number | null
+  /** Cosine similarity to the query, null when not computed. */
+  cosine: number | null
+  /** Fraction of the query's words (and phrases) found in the post. */
+  coverage: number
+  matchedTerms: string[]
+  reasonParts: string[]
+}
+
+/** BM25 per query word at which lexical confidence reaches 1 - 1/e (fitted on bench/search-relevance.ts). */
+export const BM25_SCALE = 4
+/** Cosines below this are what unrelated posts score with averaged word vectors. */
+export const COSINE_FLOOR = 0.35
+const COSINE_SPAN = 0.5
+
+export function relevanceOf(e: Evidence, nTerms: number): number {
+  const lexConf = e.bm25 === null ? 0 : 1 - Math.exp(-e.bm25 / Math.max(1, nTerms) / BM25_SCALE)
+  const lex = lexConf * Math.pow(e.coverage, 1.5)
+  const sem = e.cosine === null ? 0 : Math.min(1, Math.max(0, (e.cosine - COSINE_FLOOR) / COSINE_SPAN))
+  const rel = 1 - (1 - lex) * (1 - 0.85 * sem)
+  return Math.round(Math.min(1, Math.max(0, rel)) * 1000) / 1000
+}
+
+const ENTITY_LABEL: Record<string, string> = {
+  tools: 'tool', people: 'person', places: 'place', orgs: 'organisation', organizations: 'organisation',
+  repos: 'repository', hashtags: 'hashtag', mentions: 'mention', domains: 'site', topics: 'topic',
+}
+
+const words = (s: string | null): string[] => (s ?? '').toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’+#]*/gu) ?? []
+
+export interface TermMatcher {
+  term: string
+  /** A stem from the spelling fallback, matched as a prefix. */
+  corrected: string | null
+}
+
+function matchesWord(t: TermMatcher, w: string): boolean {
+  if (t.corrected) return w.startsWith(t.corrected)
+  const term = t.term.replace(/\*+$/, '')
+  return w === term || stem(w) === stem(term) || (term.length >= 4 && w.startsWith(term))
+}
+const anyWord = (t: TermMatcher, s: string | null) => words(s).some((w) => matchesWord(t, w))
+
+function entityList(json: string | null): Array<{ kind: string; name: string }> {
+  if (!json) return []
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>
+    const out: Array<{ kind: string; name: string }> = []
+    for (const [key, list] of Object.entries(v ?? {})) {
+      if (!Array.isArray(list)) continue
+      for (const item of list) {
+        const name = typeof item === 'string' ? item
+          : item && typeof item === 'object' ? String((item as Record<string, unknown>).name ?? (item as Record<string, unknown>).value ?? '') : ''
+        if (name) out.push({ kind: ENTITY_LABEL[key] ?? key.replace(/s$/, ''), name })
+      }
+    }
+    return out
+  } catch {
+    return []
+  }
+}
+
+/** Where each query word occurs in the post, as phrases like "the tag 'databases'". */
+export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[]): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
+  const tags = (doc.tags ?? '').split('|').filter(Boolean)
+  const cats = (doc.categories ?? '').split('|').filter(Boolean)
+  const entities = entityList(doc.entitiesJson)
+  const parts: string[] = []
+  const matched: string[] = []
+  for (const t of terms) {
+    const where: string[] = []
+    if (anyWord(t, doc.text)) where.push('the text')
+    if (anyWord(t, doc.author)) where.push("the author's name")
+    const tag = tags.find((x) => anyWord(t, x))
+    if (tag) where.push(`the tag '${tag}'`)
+    const ent = entities.find((x) => anyWord(t, x.name))
+    if (ent) where.push(`the ${ent.kind} '${ent.name}'`)
+    const cat = cats.find((x) => anyWord(t, x))
+    if (cat) where.push(`the category '${cat}'`)
+    if (anyWord(t, doc.summary)) where.push('the summary')
+    if (anyWord(t, doc.ocr)) where.push('the image text')
+    if (anyWord(t, doc.urls)) where.push('a link')
+    if (where.length === 0) continue
+    matched.push(t.term)
+    const shown = t.corrected ? `'${t.term}' (read as '${surface(doc, t.corrected) ?? t.corrected}')` : `'${t.term}'`
+    parts.push(`${shown} in ${joinAnd(where.slice(0, 3))}`)
+  }
+  const lowerAll = [doc.text, doc.author, doc.ocr, doc.summary].map((s) => (s ?? '').toLowerCase())
+  let phraseHits = 0
+  for (const p of phrases) {
+    if (lowerAll.some((s) => s.includes(p))) {
+      phraseHits++
+      parts.unshift(`the exact phrase "${p}"`)
+    }
+  }
+  const total = terms.length + phrases.length
+  return {
+    coverage: total === 0 ? 0 : (matched.length + phraseHits) / total,
+    matchedTerms: matched,
+    reasonParts: parts.length ? [`matched ${joinAnd(parts.slice(0, 3))}`] : [],
+  }
+}
+
+/** The word in the post that a corrected stem stands for ("databas" -> "databases"). */
+export function surface(doc: Pick<SearchDocument, 'text' | 'ocr' | 'summary' | 'tags'>, stemPrefix: string): string | null {
+  for (const s of [doc.text, doc.tags, doc.summary, doc.ocr]) {
+    const w = words(s).find((x) => x.startsWith(stemPrefix))
+    if (w) return w
+  }
+  return null
+}
+
+export const joinAnd = (xs: string[]): string =>
+  xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`
+
+export const sentence = (parts: string[]): string => {
+  const s = parts.filter(Boolean).join('; ')
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : 'Matched your search'
+}

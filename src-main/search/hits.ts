@@ -1,0 +1,52 @@
+import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
+import type { Engagement, PostUrl } from '../../src-shared/schemas/posts.ts'
+import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/index.ts'
+
+const ENGAGEMENT_KEYS = ['likes', 'reposts', 'replies', 'quotes', 'bookmarks', 'views'] as const
+
+const parseJson = <T>(s: string | null, fallback: T): T => {
+  try {
+    return s ? (JSON.parse(s) as T) : fallback
+  } catch {
+    return fallback
+  }
+}
+
+/** Search hits in the library's list-item shape (zBookmark), in the order of `ids`. */
+export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bookmark> {
+  const media = new Map<number, Bookmark['media']>()
+  for (const m of searchHitMedia(db, ids)) {
+    const list = media.get(m.bookmarkId) ?? []
+    list.push({
+      type: m.type, url: m.url, thumbnailUrl: m.thumbnailUrl, videoUrl: m.videoUrl, altText: m.altText,
+      localUrl: m.cachePath ? `/api/media/${m.id}` : null,
+    })
+    media.set(m.bookmarkId, list)
+  }
+  const cats = new Map<number, Bookmark['categories']>()
+  for (const c of searchHitCategories(db, ids)) {
+    const list = cats.get(c.bookmarkId) ?? []
+    list.push({ name: c.name, slug: c.slug, color: c.color })
+    cats.set(c.bookmarkId, list)
+  }
+  const out = new Map<number, Bookmark>()
+  for (const r of searchHitRows(db, ids)) {
+    const e = parseJson<Partial<Engagement>>(r.engagement, {})
+    const engagement = Object.fromEntries(ENGAGEMENT_KEYS.map((k) => [k, typeof e[k] === 'number' ? e[k] : null])) as Engagement
+    out.set(r.id, {
+      id: r.id,
+      postId: r.postId,
+      text: r.text,
+      authorHandle: r.authorHandle,
+      authorName: r.authorName,
+      postCreatedAt: new Date(r.postCreatedAt).toISOString(),
+      importedAt: new Date(r.importedAt).toISOString(),
+      source: r.source,
+      categories: cats.get(r.id) ?? [],
+      media: media.get(r.id) ?? [],
+      urls: parseJson<PostUrl[]>(r.urls, []),
+      engagement,
+    })
+  }
+  return out
+}

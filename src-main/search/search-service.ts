@@ -1,0 +1,272 @@
+import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
+import {
+  categoryForSearch, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
+  searchQuickRanked, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
+} from '../store/index.ts'
+import { createLocalEmbedder, type Embedder } from './embedder.ts'
+import { bookmarksForHits } from './hits.ts'
+import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
+import { anyOf, phraseExpr, quickExpr, termExpr } from './fts-query.ts'
+import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
+import { runRerank, type Reranker } from './rerank.ts'
+import { createSemanticIndex } from './semantic.ts'
+import { createSpeller, type Speller } from './spelling.ts'
+import { stripLinks } from './words.ts'
+
+export interface SearchDeps {
+  db: Db
+  clock?: () => number
+  /** Defaults to the offline word-vector embedder. */
+  embedder?: Embedder
+  reranker?: Reranker | null
+  rerankTimeoutMs?: number
+  /** How many fused candidates the reranker sees. */
+  rerankCandidates?: number
+  /** Time a query may spend catching up on queued vector updates before answering. */
+  catchUpBudgetMs?: number
+  /** Off in benchmarks that measure the halves alone. */
+  mode?: SearchMode
+  log?: { warn(msg: string, e?: unknown): void }
+}
+
+export type SearchMode = 'fused' | 'lexical' | 'semantic'
+
+export interface SearchOptions {
+  limit: number
+  mode?: SearchMode
+}
+
+export interface Search {
+  search(q: string, opts: SearchOptions): Promise<SearchResponse>
+  quick(q: string, limit: number): { results: QuickResult[]; query: string }
+  /** Re-derives the FTS rows and vectors of these posts now (triggers already do this on every write). */
+  reindex(bookmarkIds: readonly number[]): void
+  /** Computes every missing or stale sentence vector (local: at once; a provider's model: batched). */
+  backfillEmbeddings(opts?: { signal?: AbortSignal }): Promise<{ embedded: number }>
+  /** Applies queued vector updates now; returns how many remain. */
+  catchUp(budgetMs?: number): number
+  close(): void
+}
+
+const RRF_K = 60
+const CANDIDATES = 200
+const SPELLER_MAX_AGE_MS = 60_000
+
+export function createSearch(deps: SearchDeps): Search {
+  const { db } = deps
+  const clock = deps.clock ?? Date.now
+  const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
+  const budget = deps.catchUpBudgetMs ?? 20
+  let speller: { at: number; s: Speller } | null = null
+  let closed = false
+  let timer: NodeJS.Timeout | null = null
+
+  const background = () => {
+    if (timer || closed) return
+    timer = setTimeout(() => {
+      timer = null
+      if (closed || !db.$client.open) return
+      try {
+        if (semantic.catchUp(50) > 0) background()
+      } catch (e) {
+        deps.log?.warn('search: could not update the vector index', e)
+      }
+    }, 5)
+    timer.unref()
+  }
+  background()
+
+  const spell = (): Speller => {
+    if (!speller || clock() - speller.at > SPELLER_MAX_AGE_MS) speller = { at: clock(), s: createSpeller(searchVocabulary(db)) }
+    return speller.s
+  }
+
+  async function search(raw: string, opts: SearchOptions): Promise<SearchResponse> {
+    const mode = opts.mode ?? deps.mode ?? 'fused'
+    const p = parseQuery(raw, clock())
+    const notes: string[] = []
+    const cat = p.category ? categoryForSearch(db, p.category) : null
+    if (p.category && !cat) notes.push(`There is no category called "${p.category}", so all categories were searched.`)
+    const filter: SearchFilter = {
+      author: p.author ?? undefined,
+      categoryId: cat?.id,
+      has: p.has,
+      after: p.dates?.after ?? undefined,
+      before: p.dates?.before ?? undefined,
+      mustMatch: p.phrases.map(phraseExpr),
+      mustNotMatch: p.excluded.map(phraseExpr),
+    }
+    if (semantic.catchUp(budget) > 0) background()
+
+    // Words no post holds are read as their closest indexed spelling.
+    const matchers: TermMatcher[] = p.terms.map((term) => {
+      if (term.length < 4 || /\d/.test(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
+      return { term, corrected: spell().correct(term) }
+    })
+    const corrections: Array<{ from: string; to: string }> = []
+    let semanticText = p.text
+    for (const m of matchers) {
+      if (!m.corrected) continue
+      const top = searchLexical(db, `"${m.corrected}"*`, {}, 1)
+      const shown = (top.length && surface(searchDocuments(db, [top[0].id])[0], m.corrected)) || m.corrected
+      corrections.push({ from: m.term, to: shown })
+      semanticText = semanticText.replace(new RegExp(`\\b${m.term}\\b`, 'gi'), shown)
+    }
+
+    const understood = describe(p, cat, corrections, notes)
+    const hasText = matchers.length > 0 || p.phrases.length > 0
+    let ranked: Array<{ id: number; bm25: number | null; cosine: number | null; rrf: number }>
+    if (!hasText) {
+      ranked = searchNewest(db, filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 }))
+    } else {
+      const match = [anyOf(matchers.filter((m) => !m.corrected).map((m) => m.term)),
+        ...matchers.filter((m) => m.corrected).map((m) => `"${m.corrected}"*`), ...p.phrases.map(phraseExpr)]
+        .filter(Boolean).join(' OR ')
+      const lexical = mode === 'semantic' ? [] : searchLexical(db, match, filter, CANDIDATES)
+      let nearest: Array<{ id: number; score: number }> = []
+      if (mode !== 'lexical' && matchers.length > 0) {
+        try {
+          const qv = await semantic.embedQuery(semanticText)
+          const allowed = hasSearchFilter(filter) ? new Set(searchFilteredIds(db, filter)) : undefined
+          nearest = semantic.query(qv, CANDIDATES, allowed).filter((n) => n.score >= COSINE_FLOOR)
+        } catch (e) {
+          deps.log?.warn('search: the embedding model failed; lexical results only', e)
+          notes.push('Meaning-based matching was unavailable for this search; results match your words only.')
+        }
+      }
+      ranked = fuse(lexical, nearest)
+    }
+
+    const pool = ranked.slice(0, Math.max(opts.limit, deps.reranker ? (deps.rerankCandidates ?? 20) : 0, 30))
+    const docs = new Map(searchDocuments(db, pool.map((r) => r.id)).map((d) => [d.id, d]))
+    const filterParts = filterReasons(p, cat)
+    let scored = pool.filter((r) => docs.has(r.id)).map((r) => {
+      const doc = docs.get(r.id)!
+      const lex = lexicalEvidence(doc, matchers, p.phrases)
+      const parts = [...lex.reasonParts]
+      if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push(`close in meaning (${r.cosine.toFixed(2)})`)
+      const hint = p.mediaHints.find((h) => (h === 'image' && doc.hasImage) || (h === 'video' && doc.hasVideo))
+      if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
+      parts.push(...filterParts)
+      const relevance = hasText
+        ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, ...lex }, matchers.length + p.phrases.length)
+        : 1
+      return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
+    })
+    if (hasText) scored.sort((a, b) => b.rrf - a.rrf || b.relevance - a.relevance)
+
+    let rerank: SearchResponse['rerank'] = 'off'
+    if (deps.reranker && hasText && scored.length > 1) {
+      const cands = scored.slice(0, deps.rerankCandidates ?? 20)
+      const outcome = await runRerank(deps.reranker, raw, cands.map((c) => rerankCandidate(c.doc)), deps.rerankTimeoutMs ?? 8000)
+      if (outcome.state === 'applied') {
+        rerank = 'applied'
+        const byId = new Map(cands.map((c) => [c.id, c]))
+        const reordered = outcome.order.map((o) => {
+          const c = byId.get(o.id)!
+          return { ...c, relevance: o.score ?? c.relevance, reason: o.reason ? sentence([o.reason, ...filterParts]) : c.reason }
+        })
+        scored = [...reordered, ...scored.slice(cands.length)]
+      } else {
+        rerank = 'failed'
+        deps.log?.warn(`search: reranking failed (${outcome.error}); kept the fused order`)
+        notes.push('The AI model could not rerank these results; they are in the offline order.')
+      }
+    }
+
+    const top = scored.slice(0, opts.limit)
+    const bookmarks = transaction(db, () => bookmarksForHits(db, top.map((t) => t.id)))
+    const results: SearchResult[] = top.filter((t) => bookmarks.has(t.id))
+      .map((t) => ({ bookmark: bookmarks.get(t.id)!, relevance: t.relevance, reason: t.reason }))
+    return { results, query: raw, limit: opts.limit, understood, rerank, semanticModel: semantic.model }
+  }
+
+  return {
+    search,
+    quick(q, limit) {
+      const expr = quickExpr(q)
+      const rows = expr ? searchQuickRanked(db, expr, limit) : []
+      return { query: q, results: rows.map((r) => ({ id: r.id, title: titleOf(r.text), authorHandle: r.authorHandle, authorName: r.authorName })) }
+    },
+    reindex(ids) {
+      transaction(db, () => searchReindexRows(db, ids))
+      semantic.catchUp(Infinity)
+    },
+    backfillEmbeddings: (opts) => semantic.backfill(opts),
+    catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
+    close() {
+      closed = true
+      if (timer) clearTimeout(timer)
+      timer = null
+    },
+  }
+}
+
+function fuse(lexical: Array<{ id: number; score: number }>, nearest: Array<{ id: number; score: number }>) {
+  const byId = new Map<number, { id: number; bm25: number | null; cosine: number | null; rrf: number }>()
+  const entry = (id: number) => {
+    let e = byId.get(id)
+    if (!e) byId.set(id, (e = { id, bm25: null, cosine: null, rrf: 0 }))
+    return e
+  }
+  lexical.forEach((l, i) => {
+    const e = entry(l.id)
+    e.bm25 = l.score
+    e.rrf += 1 / (RRF_K + i + 1)
+  })
+  nearest.forEach((n, i) => {
+    const e = entry(n.id)
+    e.cosine = n.score
+    e.rrf += 1 / (RRF_K + i + 1)
+  })
+  return [...byId.values()].sort((a, b) => b.rrf - a.rrf)
+}
+
+function rerankCandidate(d: SearchDocument) {
+  const extra = [d.summary, d.tags?.replace(/\|/g, ', '), d.ocr?.slice(0, 300)].filter(Boolean).join(' | ')
+  return { id: d.id, text: d.text.slice(0, 600), authorHandle: d.author.split(' ')[0], extra }
+}
+
+function filterReasons(p: ParsedQuery, cat: { name: string } | null): string[] {
+  const out: string[] = []
+  if (p.author) out.push(`by @${p.author}`)
+  if (cat) out.push(`in ${cat.name}`)
+  for (const h of p.has) out.push(h === 'image' ? 'has an image' : h === 'video' ? 'has a video' : 'has a link')
+  if (p.dates) out.push(`posted ${p.dates.label}`)
+  for (const x of p.excluded) out.push(`without "${x}"`)
+  return out
+}
+
+function describe(p: ParsedQuery, cat: { slug: string; name: string } | null, corrections: Array<{ from: string; to: string }>, notes: string[]): SearchUnderstood {
+  const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString())
+  const chips: SearchUnderstood['chips'] = p.parts
+    .filter((part) => part.kind !== 'category' || cat)
+    .map((part) => ({ kind: part.kind, label: part.kind === 'category' && cat ? `in ${cat.name}` : part.label, queryWithout: queryWithout(p.raw, part) }))
+  for (const c of corrections) {
+    chips.push({ kind: 'correction', label: `"${c.from}" read as "${c.to}"`, queryWithout: p.raw })
+  }
+  return {
+    text: p.text,
+    terms: p.terms,
+    phrases: p.phrases,
+    excluded: p.excluded,
+    author: p.author,
+    category: cat ? { slug: cat.slug, name: cat.name } : null,
+    has: p.has,
+    mediaHints: p.mediaHints,
+    after: iso(p.dates?.after),
+    before: iso(p.dates?.before),
+    corrections,
+    notes,
+    chips,
+  }
+}
+
+/** One line for the command palette: the post's first line without links, cut at a word near 90 chars. */
+export function titleOf(text: string): string {
+  const line = stripLinks(text.split('\n').find((l) => l.trim()) ?? '')
+  if (line.length <= 90) return line || '(no text)'
+  const cut = line.slice(0, 90)
+  const at = cut.lastIndexOf(' ')
+  return `${(at > 50 ? cut.slice(0, at) : cut).trimEnd()}…`
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto'
+import {
+  bookmarkIdsExisting, embeddingInputs, embeddingsFor, idsWithoutEmbedding, iterateEmbeddings, searchQueuePeek, searchQueueRemove,
+  searchQueueSize, transaction, upsertEmbedding, type Db, type StoredEmbedding,
+} from '../store/index.ts'
+import type { Embedder } from './embedder.ts'
+import { createVectorIndex, type VectorIndex } from './vector-index.ts'
+
+/**
+ * The in-memory vector index of one embedding model, loaded once from the embeddings table and then
+ * kept current from search_queue (filled by triggers when a post's words, tags, summary or image
+ * text change). Local vectors missing or stale are computed here; a remote model's are written by the
+ * pipeline (or backfill()) and picked up through the queue or reindex().
+ */
+export interface SemanticIndex {
+  readonly model: string
+  /** Applies queued changes for up to `budgetMs`; returns how many remain. */
+  catchUp(budgetMs: number): number
+  /** Embeds every post lacking a current vector (batches through the embedder), then catches up. */
+  backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
+  query(vector: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
+  embedQuery(text: string): Promise<Float32Array>
+  readonly size: number
+}
+
+export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
+
+const toFloat = (e: StoredEmbedding): Float32Array => {
+  if (e.encoding === 'f32') {
+    const copy = new Uint8Array(e.vector) // aligned copy
+    return new Float32Array(copy.buffer, 0, e.dim)
+  }
+  const i8 = new Int8Array(e.vector.buffer, e.vector.byteOffset, e.dim)
+  return Float32Array.from(i8)
+}
+
+export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: Embedder; dim?: number }): SemanticIndex {
+  let index: VectorIndex | null = null
+  /** Remote-model posts whose vector is missing or stale; backfill() embeds them. */
+  const missing = new Set<number>()
+
+  const ensure = (d: number): VectorIndex => {
+    if (!index) index = createVectorIndex({ dim: d, initialCapacity: 4096 })
+    return index
+  }
+
+  const load = () => {
+    if (index) return
+    if (dim) ensure(dim)
+    for (const rows of iterateEmbeddings(db, embedder.model)) {
+      for (const r of rows) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
+    }
+  }
+
+  /** Brings these posts' vectors up to date; returns nothing, removes deleted posts from memory. */
+  const refresh = (ids: number[]) => {
+    const alive = new Set(bookmarkIdsExisting(db, ids))
+    for (const id of ids) if (!alive.has(id)) { index?.remove(id); missing.delete(id) }
+    const inputs = embeddingInputs(db, [...alive])
+    const stored = new Map(embeddingsFor(db, embedder.model, [...alive]).map((e) => [e.bookmarkId, e]))
+    const writes: Array<{ bookmarkId: number; model: string; vector: Float32Array; contentHash: string }> = []
+    for (const { id, input } of inputs) {
+      const hash = inputHash(input)
+      const have = stored.get(id)
+      if (have && have.contentHash === hash) {
+        ensure(have.dim).upsert(id, toFloat(have))
+        missing.delete(id)
+      } else if (embedder.embedNow) {
+        const vector = embedder.embedNow(input)
+        ensure(vector.length).upsert(id, vector)
+        writes.push({ bookmarkId: id, model: embedder.model, vector, contentHash: hash })
+      } else {
+        // Keep a stale remote vector until the new one arrives: close beats absent.
+        if (have) ensure(have.dim).upsert(id, toFloat(have))
+        missing.add(id)
+      }
+    }
+    transaction(db, () => {
+      for (const w of writes) upsertEmbedding(db, w)
+      searchQueueRemove(db, ids)
+    })
+  }
+
+  const catchUp = (budgetMs: number): number => {
+    load()
+    const until = performance.now() + budgetMs
+    for (;;) {
+      const ids = searchQueuePeek(db, 256)
+      if (ids.length === 0) return 0
+      refresh(ids)
+      if (performance.now() >= until) return searchQueueSize(db)
+    }
+  }
+
+  return {
+    model: embedder.model,
+    get size() {
+      return index?.size ?? 0
+    },
+    catchUp,
+    async backfill({ batch = 64, signal } = {}) {
+      catchUp(Infinity)
+      if (embedder.embedNow) return { embedded: 0 }
+      for (const id of idsWithoutEmbedding(db, embedder.model)) missing.add(id)
+      let embedded = 0
+      while (missing.size > 0) {
+        signal?.throwIfAborted()
+        const ids = [...missing].slice(0, batch)
+        const inputs = embeddingInputs(db, ids)
+        const vectors = await embedder.embed(inputs.map((i) => i.input), signal)
+        transaction(db, () => {
+          inputs.forEach(({ id, input }, i) => {
+            upsertEmbedding(db, { bookmarkId: id, model: embedder.model, vector: vectors[i], contentHash: inputHash(input) })
+            ensure(vectors[i].length).upsert(id, vectors[i])
+          })
+        })
+        for (const id of ids) missing.delete(id)
+        embedded += inputs.length
+      }
+      return { embedded }
+    },
+    query(vector, k, allowed) {
+      load()
+      return index ? index.search(vector, k, allowed) : []
+    },
+    async embedQuery(text) {
+      if (embedder.embedNow) return embedder.embedNow(text)
+      const [v] = await embedder.embed([text])
+      return v
+    },
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Spelling fallback for words no post contains: the closest indexed term (a porter stem from the
+ * FTS vocabulary) within one or two edits, ties going to the term more posts hold.
+ */
+
+export interface Speller {
+  /** The stem to search instead of `word`, or null when nothing is close enough. */
+  correct(word: string): string | null
+}
+
+/**
+ * Edit distance (with transpositions) between `stem` and the best prefix of `word`: a stem is
+ * usually a prefix of the words it came from ("compress" for "compression"), so the word's tail is free.
+ */
+export function prefixDistance(word: string, stem: string, max: number): number {
+  const n = word.length
+  const m = stem.length
+  if (m < 3 || m > n + max) return max + 1
+  let prev2 = new Array<number>(m + 1).fill(0)
+  let prev = Array.from({ length: m + 1 }, (_, j) => j)
+  let best = max + 1
+  for (let i = 1; i <= n; i++) {
+    const cur = new Array<number>(m + 1)
+    cur[0] = i
+    let rowMin = cur[0]
+    for (let j = 1; j <= m; j++) {
+      const cost = word[i - 1] === stem[j - 1] ? 0 : 1
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+      if (i > 1 && j > 1 && word[i - 1] === stem[j - 2] && word[i - 2] === stem[j - 1]) v = Math.min(v, prev2[j - 2] + 1)
+      cur[j] = v
+      rowMin = Math.min(rowMin, v)
+    }
+    // Only prefixes that cover most of the word count, so "cat" cannot stand in for "catastrophe".
+    if (i >= Math.max(m - max, n - 3)) best = Math.min(best, cur[m])
+    if (rowMin > max) break
+    prev2 = prev
+    prev = cur
+  }
+  return best
+}
+
+export function createSpeller(vocabulary: Iterable<{ term: string; doc: number }>): Speller {
+  const byFirst = new Map<string, Array<{ term: string; doc: number }>>()
+  for (const v of vocabulary) {
+    if (v.term.length < 3 || /^\d+$/.test(v.term)) continue
+    const k = v.term[0]
+    let list = byFirst.get(k)
+    if (!list) byFirst.set(k, (list = []))
+    list.push(v)
+  }
+  return {
+    correct(word) {
+      const w = word.toLowerCase()
+      if (w.length < 4) return null
+      const max = w.length <= 5 ? 1 : 2
+      let best: { term: string; doc: number; d: number } | null = null
+      // Typos rarely hit the first letter; checking the first two keeps a swap of them findable.
+      for (const first of new Set([w[0], w[1]])) {
+        for (const v of byFirst.get(first) ?? []) {
+          if (Math.abs(v.term.length - w.length) > max + 3) continue
+          const d = prefixDistance(w, v.term, max)
+          if (d > max) continue
+          if (!best || d < best.d || (d === best.d && v.doc > best.doc)) best = { ...v, d }
+        }
+      }
+      return best?.term ?? null
+    },
+  }
+}

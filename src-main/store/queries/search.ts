@@ -1,0 +1,249 @@
+import type { Db } from '../db.ts'
+import { idList, stmt } from './statements.ts'
+
+/**
+ * Queries behind src-main/search. The FTS5 table `search_fts` (drizzle/0001_search_fts5.sql) is kept
+ * current by triggers; these functions only read it, re-derive rows on request and manage the
+ * embedding queue and vectors.
+ */
+
+/** BM25 weights, in the column order of search_fts. */
+export const SEARCH_COLUMNS = ['text', 'author', 'urls', 'entities', 'tags', 'ocr', 'summary', 'categories'] as const
+export type SearchColumn = (typeof SEARCH_COLUMNS)[number]
+export const SEARCH_WEIGHTS: Record<SearchColumn, number> = {
+  text: 4, author: 3, urls: 1.5, entities: 2, tags: 2.5, ocr: 1.2, summary: 1.5, categories: 1.5,
+}
+const BM25 = `bm25(search_fts, ${SEARCH_COLUMNS.map((c) => SEARCH_WEIGHTS[c]).join(', ')})`
+
+export interface SearchFilter {
+  author?: string
+  categoryId?: number
+  has?: ReadonlyArray<'image' | 'video' | 'link'>
+  /** Epoch ms, inclusive. */
+  after?: number
+  /** Epoch ms, exclusive. */
+  before?: number
+  /** FTS5 expressions every result must match (quoted phrases). */
+  mustMatch?: string[]
+  /** FTS5 expressions no result may match (minus words). */
+  mustNotMatch?: string[]
+}
+
+export const hasSearchFilter = (f: SearchFilter): boolean =>
+  f.author !== undefined || f.categoryId !== undefined || (f.has?.length ?? 0) > 0 || f.after !== undefined ||
+  f.before !== undefined || (f.mustMatch?.length ?? 0) > 0 || (f.mustNotMatch?.length ?? 0) > 0
+
+/** The filter as SQL over the alias `b` (bookmarks). */
+export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: unknown[] } {
+  const clauses: string[] = []
+  const params: unknown[] = []
+  if (f.author !== undefined) {
+    clauses.push('b.author_handle = ? COLLATE NOCASE')
+    params.push(f.author)
+  }
+  if (f.categoryId !== undefined) {
+    clauses.push('b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)')
+    params.push(f.categoryId)
+  }
+  for (const h of f.has ?? []) {
+    if (h === 'image') clauses.push("EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type = 'photo')")
+    else if (h === 'video') clauses.push("EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type IN ('video', 'animated_gif'))")
+    else clauses.push("json_valid(b.urls) AND json_array_length(b.urls) > 0")
+  }
+  if (f.after !== undefined) {
+    clauses.push('b.post_created_at >= ?')
+    params.push(f.after)
+  }
+  if (f.before !== undefined) {
+    clauses.push('b.post_created_at < ?')
+    params.push(f.before)
+  }
+  for (const m of f.mustMatch ?? []) {
+    clauses.push('b.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
+    params.push(m)
+  }
+  for (const m of f.mustNotMatch ?? []) {
+    clauses.push('b.id NOT IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
+    params.push(m)
+  }
+  return { clauses, params }
+}
+
+/** Best BM25 matches of an FTS5 expression that pass the filter; score is BM25 negated (higher is better). */
+export function searchLexical(db: Db, match: string, f: SearchFilter, limit: number): Array<{ id: number; score: number }> {
+  const { clauses, params } = searchFilterSql(f)
+  if (clauses.length === 0) {
+    return stmt(db, `SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY ${BM25} LIMIT ?`)
+      .all(match, limit) as Array<{ id: number; score: number }>
+  }
+  return stmt(db, `SELECT f.id, f.score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ?) f
+    JOIN bookmarks b ON b.id = f.id WHERE ${clauses.join(' AND ')} ORDER BY f.score DESC LIMIT ?`)
+    .all(match, ...params, limit) as Array<{ id: number; score: number }>
+}
+
+/** Ids passing the filter (for restricting the semantic half). */
+export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
+  const { clauses, params } = searchFilterSql(f)
+  return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''}`)
+    .pluck().all(...params) as number[]
+}
+
+/** Newest posts passing the filter: the answer to a query that is only filters. */
+export function searchNewest(db: Db, f: SearchFilter, limit: number): number[] {
+  const { clauses, params } = searchFilterSql(f)
+  return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''}
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ?`).pluck().all(...params, limit) as number[]
+}
+
+export const searchHasMatch = (db: Db, match: string): boolean =>
+  stmt(db, 'SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT 1').pluck().get(match) !== undefined
+
+/** Every indexed term (porter stems) with the number of posts holding it. */
+export const searchVocabulary = (db: Db): Array<{ term: string; doc: number }> =>
+  stmt(db, 'SELECT term, doc FROM search_fts_vocab').all() as Array<{ term: string; doc: number }>
+
+/** What each post contributes to each column, for explaining a match. */
+export interface SearchDocument {
+  id: number
+  text: string
+  author: string
+  urls: string | null
+  tags: string | null
+  ocr: string | null
+  summary: string | null
+  categories: string | null
+  /** knowledge.entities as stored (JSON text). */
+  entitiesJson: string | null
+  hasImage: number
+  hasVideo: number
+}
+
+export const searchDocuments = (db: Db, ids: readonly number[]): SearchDocument[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT d.id, d.text, d.author, d.urls, d.ocr, d.summary,
+      (SELECT group_concat(tg.name, '|') FROM bookmark_tags bt JOIN tags tg ON tg.id = bt.tag_id WHERE bt.bookmark_id = d.id) AS tags,
+      (SELECT group_concat(c.name, '|') FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id = d.id) AS categories,
+      (SELECT k.entities FROM knowledge k WHERE k.bookmark_id = d.id) AS entitiesJson,
+      EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = d.id AND m.type = 'photo') AS hasImage,
+      EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = d.id AND m.type IN ('video', 'animated_gif')) AS hasVideo
+    FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchDocument[]
+
+/** Re-derives the FTS rows of these posts from the live tables (the triggers normally do this). */
+export function searchReindexRows(db: Db, ids: readonly number[]): void {
+  if (ids.length === 0) return
+  const list = idList(ids)
+  stmt(db, 'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(list)
+  stmt(db, `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
+    SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
+    WHERE id IN (SELECT value FROM json_each(?))`).run(list)
+  stmt(db, 'INSERT OR IGNORE INTO search_queue(bookmark_id) SELECT value FROM json_each(?)').run(list)
+}
+
+// --- the embedding queue and vectors -------------------------------------------------------------
+
+export const searchQueuePeek = (db: Db, limit: number): number[] =>
+  stmt(db, 'SELECT bookmark_id FROM search_queue LIMIT ?').pluck().all(limit) as number[]
+
+export const searchQueueRemove = (db: Db, ids: readonly number[]): void => {
+  stmt(db, 'DELETE FROM search_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(idList(ids))
+}
+
+export const searchQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_queue').pluck().get() as number
+
+/** The text a post's sentence vector is made from: its words, tags, summary and some image text. */
+export const embeddingInputs = (db: Db, ids: readonly number[]): Array<{ id: number; input: string }> =>
+  ids.length === 0 ? [] : stmt(db, `SELECT d.id, concat_ws(' ', d.text, d.tags, d.summary, substr(d.ocr, 1, 400)) AS input
+    FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ id: number; input: string }>
+
+/** Posts with no current vector for `model` among `ids`. */
+export interface StoredEmbedding {
+  bookmarkId: number
+  dim: number
+  encoding: 'f32' | 'i8'
+  vector: Buffer
+  contentHash: string
+}
+
+export const embeddingsFor = (db: Db, model: string, ids: readonly number[]): StoredEmbedding[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
+    FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as StoredEmbedding[]
+
+/** All vectors of one model, a batch at a time (keyset paging on the primary key). */
+export function* iterateEmbeddings(db: Db, model: string, batch = 2000): Generator<StoredEmbedding[]> {
+  let after = -1
+  for (;;) {
+    const rows = stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
+      FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?`).all(model, after, batch) as StoredEmbedding[]
+    if (rows.length === 0) return
+    yield rows
+    after = rows[rows.length - 1].bookmarkId
+  }
+}
+
+export function upsertEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
+  stmt(db, `INSERT INTO embeddings(bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)
+    ON CONFLICT(bookmark_id, model) DO UPDATE SET dim = excluded.dim, encoding = 'f32', vector = excluded.vector,
+    content_hash = excluded.content_hash`)
+    .run(e.bookmarkId, e.model, e.vector.length, Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength), e.contentHash)
+}
+
+export const bookmarkIdsExisting = (db: Db, ids: readonly number[]): number[] =>
+  stmt(db, 'SELECT id FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))').pluck().all(idList(ids)) as number[]
+
+// --- categories and result rows -------------------------------------------------------------------
+
+/** A category by slug, or by name ignoring case, or by the slug of what was typed. */
+export function categoryForSearch(db: Db, typed: string): { id: number; slug: string; name: string } | null {
+  const slug = typed.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '')
+  return (stmt(db, `SELECT id, slug, name FROM categories WHERE slug = ? OR lower(name) = lower(?) OR slug = ?
+    ORDER BY slug = ? DESC LIMIT 1`).get(typed, typed.trim(), slug, typed) as { id: number; slug: string; name: string } | undefined) ?? null
+}
+
+export interface SearchHitRow {
+  id: number
+  postId: string
+  text: string
+  authorHandle: string
+  authorName: string
+  postCreatedAt: number
+  importedAt: number
+  source: string
+  urls: string
+  engagement: string
+}
+
+export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle,
+    b.author_name AS authorName, b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.source, b.urls, b.engagement
+    FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
+
+export const searchHitMedia = (db: Db, ids: readonly number[]) =>
+  ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, id, type, url, thumbnail_url AS thumbnailUrl,
+    video_url AS videoUrl, alt_text AS altText, cache_path AS cachePath FROM media
+    WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as Array<{
+      bookmarkId: number; id: number; type: 'photo' | 'video' | 'animated_gif'; url: string; thumbnailUrl: string
+      videoUrl: string | null; altText: string | null; cachePath: string | null
+    }>
+
+export const searchHitCategories = (db: Db, ids: readonly number[]) =>
+  ids.length === 0 ? [] : stmt(db, `SELECT bc.bookmark_id AS bookmarkId, c.name, c.slug, c.color FROM bookmark_categories bc
+    JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id IN (SELECT value FROM json_each(?))
+    ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number; name: string; slug: string; color: string }>
+
+/** Prefix-as-you-type over post text and author: newest first among matches, titles only. */
+export function searchQuick(db: Db, match: string, limit: number): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
+  return stmt(db, `SELECT b.id, substr(b.text, 1, 300) AS text, b.author_handle AS authorHandle, b.author_name AS authorName
+    FROM bookmarks b WHERE b.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+    ORDER BY b.id DESC`).all(match, limit) as Array<{ id: number; text: string; authorHandle: string; authorName: string }>
+}
+
+/** Quick search ranked by BM25 when the match set is small enough to score. */
+export function searchQuickRanked(db: Db, match: string, limit: number): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
+  return stmt(db, `SELECT b.id, substr(b.text, 1, 300) AS text, b.author_handle AS authorHandle, b.author_name AS authorName
+    FROM (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ? ORDER BY r LIMIT ?) f
+    JOIN bookmarks b ON b.id = f.id ORDER BY f.r`).all(match, limit) as Array<{ id: number; text: string; authorHandle: string; authorName: string }>
+}
+
+/** Posts with no vector at all for `model`. */
+export const idsWithoutEmbedding = (db: Db, model: string): number[] =>
+  stmt(db, 'SELECT b.id FROM bookmarks b WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = ?)')
+    .pluck().all(model) as number[]
