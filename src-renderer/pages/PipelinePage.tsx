@@ -1,0 +1,146 @@
+import { useEffect, useState } from 'react'
+import { PIPELINE_STAGES, type PipelineJobError } from '../../src-shared/schemas/pipeline.ts'
+import { fetchJobErrors, retryErrors } from '../api/pipeline.ts'
+import { EmptyState, PageHeader } from '../components/Feedback.tsx'
+import { Icon } from '../components/Icon.tsx'
+import { Link } from '../components/Link.tsx'
+import { fmtDate, fmtDuration, fmtNumber, fmtRelative } from '../lib/format.ts'
+import { STAGE_HINTS, STAGE_LABELS } from '../lib/stages.ts'
+import { stageRate, usePipelineStore } from '../stores/pipeline.ts'
+import { useCan } from '../stores/session.ts'
+import { toast } from '../stores/toast.ts'
+
+function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) {
+  const [errors, setErrors] = useState<PipelineJobError[] | null>(null)
+  const [busy, setBusy] = useState(false)
+  const canRun = useCan('pipeline:run')
+  useEffect(() => {
+    fetchJobErrors(jobId).then((r) => setErrors(r.errors), () => setErrors([]))
+  }, [jobId])
+  if (!errors || errors.length === 0) return null
+  const retry = async (ids?: number[]) => {
+    setBusy(true)
+    try {
+      await retryErrors({ jobId, bookmarkIds: ids })
+      toast(ids ? 'Retrying that post.' : `Retrying ${errors.length} posts.`, 'info')
+      onRetried()
+    } catch (e) {
+      toast((e as Error).message, 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section className="panel" aria-labelledby="h-errs">
+      <div className="panel-head">
+        <h2 id="h-errs" className="panel-title"><Icon name="alert" size={16} /> {errors.length} posts had problems</h2>
+        {canRun && <button type="button" className="btn btn-small" disabled={busy} onClick={() => void retry()}><Icon name="refresh" size={14} /> Retry all</button>}
+      </div>
+      <ul className="error-list">
+        {errors.map((e) => (
+          <li key={e.id}>
+            <div>
+              <p className="error-msg">{e.message}</p>
+              <p className="muted">{STAGE_LABELS[e.stage as keyof typeof STAGE_LABELS] ?? e.stage}{e.fellBack ? ' · the local model did this step instead' : ''} · {fmtRelative(e.createdAt)}
+                {e.bookmarkId && <> · <Link to={`/post/${e.bookmarkId}`}>open post</Link></>}</p>
+            </div>
+            {canRun && e.bookmarkId && <button type="button" className="btn btn-small btn-ghost" disabled={busy} onClick={() => void retry([e.bookmarkId!])} aria-label={`Retry post ${e.bookmarkId}`}>Retry</button>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+export function PipelinePage() {
+  const p = usePipelineStore()
+  const canRun = useCan('pipeline:run')
+  const [force, setForce] = useState(false)
+  const [starting, setStarting] = useState(false)
+  useEffect(() => { void p.load() }, [])
+
+  const start = async () => {
+    setStarting(true)
+    try {
+      await p.start({ force })
+    } catch (e) {
+      toast((e as Error).message, 'error')
+    } finally {
+      setStarting(false)
+    }
+  }
+
+  if (p.status === 'unavailable') {
+    return (
+      <>
+        <PageHeader title="Pipeline" />
+        <EmptyState icon="pipeline" title="The pipeline is not available">This server does not offer the classification pipeline yet.</EmptyState>
+      </>
+    )
+  }
+
+  const job = p.job
+  const activeIdx = p.stage && p.stage !== 'complete' ? PIPELINE_STAGES.indexOf(p.stage) : -1
+  return (
+    <div className="pipeline-page">
+      <PageHeader title="Pipeline"
+        subtitle="Reads every post on this computer: finds entities, looks at images, tags topics, then files posts into categories."
+        actions={canRun && (p.running
+          ? <button type="button" className="btn btn-danger" onClick={() => void p.cancel().catch((e: Error) => toast(e.message, 'error'))}><Icon name="stop" /> Cancel</button>
+          : (
+            <div className="run-controls">
+              <label className="check" title="Analyse again even posts that are up to date">
+                <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Redo all posts
+              </label>
+              <button type="button" className="btn btn-primary" disabled={starting} onClick={() => void start()}><Icon name="play" /> {starting ? 'Starting…' : 'Run pipeline'}</button>
+            </div>
+          ))} />
+      <div className="live-line" role="status" aria-live="polite">
+        {p.running
+          ? <><span className="live-dot" aria-hidden="true" /> {p.connected ? 'Live' : 'Connecting…'}{activeIdx >= 0 && ` · stage ${activeIdx + 1} of 4: ${STAGE_LABELS[PIPELINE_STAGES[activeIdx]]}`}</>
+          : p.result ? <>Finished: {fmtNumber(p.result.processed)} posts processed, {fmtNumber(p.result.errors)} errors.</>
+            : job ? <>Last run {fmtRelative(job.finishedAt ?? job.createdAt)} ({job.status}){job.error ? `: ${job.error}` : ''}.</> : <>Not run yet.</>}
+      </div>
+      <ol className="stages">
+        {PIPELINE_STAGES.map((s, i) => {
+          const st = p.stages[s]
+          const { perSecond, secondsLeft } = stageRate(st)
+          const state = st.done ? 'done' : i === activeIdx ? 'active' : 'waiting'
+          return (
+            <li key={s} className={`stage stage-${state}`} aria-label={`${STAGE_LABELS[s]}: ${state}`}>
+              <div className="stage-head">
+                <span className="stage-num" aria-hidden="true">{st.done ? <Icon name="check" size={14} /> : i + 1}</span>
+                <div>
+                  <h2 className="stage-title">{STAGE_LABELS[s]}</h2>
+                  <p className="muted stage-hint">{STAGE_HINTS[s]}</p>
+                </div>
+                <span className="stage-pct">{Math.round(st.progress)}%</span>
+              </div>
+              <progress max={100} value={st.progress} aria-label={`${STAGE_LABELS[s]} progress`} />
+              <dl className="stage-stats">
+                <div><dt>Done</dt><dd>{fmtNumber(st.current)} / {fmtNumber(st.total)}</dd></div>
+                <div><dt>Rate</dt><dd>{perSecond ? `${perSecond.toFixed(perSecond < 10 ? 1 : 0)}/s` : '–'}</dd></div>
+                <div><dt>Time left</dt><dd>{state === 'active' ? fmtDuration(secondsLeft) : '–'}</dd></div>
+              </dl>
+            </li>
+          )
+        })}
+      </ol>
+      {job && (
+        <section className="panel" aria-labelledby="h-job">
+          <h2 id="h-job" className="panel-title">Last job</h2>
+          <dl className="kv kv-inline">
+            <div><dt>Status</dt><dd>{job.status}</dd></div>
+            <div><dt>Started</dt><dd>{fmtDate(job.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}</dd></div>
+            <div><dt>Posts</dt><dd>{fmtNumber(job.totalBookmarks)}</dd></div>
+            <div><dt>Processed</dt><dd>{fmtNumber(job.processed)}</dd></div>
+            <div><dt>Errors</dt><dd>{fmtNumber(job.errors)}</dd></div>
+            <div><dt>Provider</dt><dd>{job.provider ?? 'local'}</dd></div>
+            {job.costUsd > 0 && <div><dt>Cost</dt><dd>${job.costUsd.toFixed(3)}</dd></div>}
+          </dl>
+        </section>
+      )}
+      {job && !p.running && job.errors > 0 && <Errors jobId={job.jobId} onRetried={() => { usePipelineStore.setState({ running: true, result: null }); p.connect() }} />}
+    </div>
+  )
+}

@@ -1,0 +1,72 @@
+import { create } from 'zustand'
+import { uploadExport, type ImportResult } from '../api/import.ts'
+import { toast } from './toast.ts'
+
+export interface Upload {
+  id: number
+  name: string
+  size: number
+  progress: number
+  status: 'queued' | 'uploading' | 'processing' | 'done' | 'failed'
+  result: ImportResult | null
+  error: string | null
+}
+
+interface ImportsState {
+  uploads: Upload[]
+  busy: boolean
+  add: (files: File[]) => void
+  clear: () => void
+}
+
+const listeners = new Set<() => void>()
+/** Fired after a batch finishes with something new, so lists and stats refresh once. */
+export const onImported = (fn: () => void) => {
+  listeners.add(fn)
+  return () => listeners.delete(fn)
+}
+
+let seq = 0
+export const useImportsStore = create<ImportsState>((set, get) => {
+  const files = new Map<number, File>()
+  const patch = (id: number, p: Partial<Upload>) => set((s) => ({ uploads: s.uploads.map((u) => (u.id === id ? { ...u, ...p } : u)) }))
+
+  async function drain() {
+    if (get().busy) return
+    set({ busy: true })
+    let changed = false
+    for (;;) {
+      const next = get().uploads.find((u) => u.status === 'queued')
+      if (!next) break
+      patch(next.id, { status: 'uploading' })
+      try {
+        const result = await uploadExport(files.get(next.id)!, (f) => patch(next.id, { progress: f, status: f >= 1 ? 'processing' : 'uploading' }))
+        patch(next.id, { status: 'done', progress: 1, result })
+        if (result.imported + result.updated > 0) changed = true
+      } catch (e) {
+        patch(next.id, { status: 'failed', error: (e as Error).message })
+      } finally {
+        files.delete(next.id)
+      }
+    }
+    set({ busy: false })
+    if (changed) for (const l of listeners) l()
+  }
+
+  return {
+    uploads: [],
+    busy: false,
+    add(list) {
+      const accepted = list.filter((f) => f.size > 0)
+      if (accepted.length < list.length) toast('Empty files were skipped.', 'warning')
+      const ups = accepted.map((f) => {
+        const id = ++seq
+        files.set(id, f)
+        return { id, name: f.name, size: f.size, progress: 0, status: 'queued' as const, result: null, error: null }
+      })
+      set((s) => ({ uploads: [...ups, ...s.uploads].slice(0, 50) }))
+      void drain()
+    },
+    clear: () => set((s) => ({ uploads: s.uploads.filter((u) => u.status === 'queued' || u.status === 'uploading' || u.status === 'processing') })),
+  }
+})
