@@ -121,7 +121,6 @@ export function graphqlTweetResult(p: NormalizedPost): Record<string, unknown> {
       id_str: id, indices: [0, 23], media_key: `3_${id}`, media_url_https: m.url.replace(/\?name=orig$/, ''), type: m.type, url: tco,
       ...(m.altText ? { ext_alt_text: m.altText } : {}),
       original_info: { height: m.height, width: m.width },
-      sizes: { large: { h: m.height, w: m.width, resize: 'fit' }, thumb: { h: 150, w: 150, resize: 'crop' } },
       ...(m.videoUrl ? { video_info: { aspect_ratio: [16, 9], ...(m.durationMs ? { duration_millis: m.durationMs } : {}), variants: [
         { content_type: 'application/x-mpegURL', url: m.videoUrl.replace(/\.mp4.*$/, '.m3u8') },
         { bitrate: 256000, content_type: 'video/mp4', url: m.videoUrl.replace(/\d+x\d+/, '320x180') },
@@ -135,16 +134,15 @@ export function graphqlTweetResult(p: NormalizedPost): Record<string, unknown> {
   const entityUrls = p.urls.map((u) => ({ display_url: u.displayUrl, expanded_url: u.expandedUrl, url: u.url, indices: [0, 23] }))
   return {
     __typename: 'Tweet', rest_id: p.postId,
-    core: { user_results: { result: { __typename: 'User', rest_id: userId(p.authorHandle), core: { created_at: 'Mon Feb 09 22:11:12 +0000 2009', name: p.authorName, screen_name: p.authorHandle }, avatar: { image_url: `https://pbs.twimg.com/profile_images/${userId(p.authorHandle)}/a_normal.jpg` }, is_blue_verified: false } } },
+    core: { user_results: { result: { __typename: 'User', rest_id: userId(p.authorHandle), core: { name: p.authorName, screen_name: p.authorHandle }, is_blue_verified: false } } },
     views: { count: String(p.engagement.views ?? 0), state: 'EnabledWithCount' },
-    source: '<a href="https://mobile.twitter.com" rel="nofollow">Twitter Web App</a>',
     ...(long ? { note_tweet: { is_expandable: true, note_tweet_results: { result: { id: `note-${p.postId}`, text: p.text, entity_set: { hashtags: [], symbols: [], urls: entityUrls, user_mentions: [] } } } } } : {}),
     legacy: {
       bookmark_count: p.engagement.bookmarks, bookmarked: true, created_at: xDate(p.postCreatedAt), conversation_id_str: p.conversationId ?? p.postId,
-      display_text_range: [0, shown.length], entities: { hashtags: [], symbols: [], urls: entityUrls, user_mentions: [], ...(mediaEntities.length ? { media: mediaEntities } : {}) },
+      entities: { hashtags: [], urls: entityUrls, user_mentions: [] },
       ...(mediaEntities.length ? { extended_entities: { media: mediaEntities } } : {}),
       favorite_count: p.engagement.likes, favorited: false, full_text: fullText, id_str: p.postId, is_quote_status: false, lang: p.lang,
-      possibly_sensitive: false, quote_count: p.engagement.quotes, reply_count: p.engagement.replies, retweet_count: p.engagement.reposts, retweeted: false, user_id_str: userId(p.authorHandle),
+      quote_count: p.engagement.quotes, reply_count: p.engagement.replies, retweet_count: p.engagement.reposts, retweeted: false, user_id_str: userId(p.authorHandle),
     },
   }
 }

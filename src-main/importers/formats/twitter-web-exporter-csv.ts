@@ -2,7 +2,7 @@ import { parse } from 'csv-parse'
 import { parseJsonText } from '../json-stream.ts'
 import { decodeText } from '../input.ts'
 import { type Json } from '../normalize/values.ts'
-import { fail, Numberer, type ImportItem } from '../types.ts'
+import { fail, type Numberer, type ImportItem } from '../types.ts'
 import { tweOutcome } from './twitter-web-exporter.ts'
 
 const JSON_CELLS = ['media', 'media_tags']

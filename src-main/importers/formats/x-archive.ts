@@ -8,7 +8,7 @@ import { urlsFromStrings } from '../normalize/urls.ts'
 import { asArray, asObject, asString, firstPostId, nonEmpty, type Json } from '../normalize/values.ts'
 import { afterAssignment, parseJsonText, streamJson, type JsonPath } from '../json-stream.ts'
 import { decodeAll, decodeText } from '../input.ts'
-import { fail, ok, skip, Numberer, type ImportItem, type Outcome } from '../types.ts'
+import { fail, ok, skip, type Numberer, type ImportItem, type Outcome } from '../types.ts'
 
 export type ArchiveKind = 'tweets' | 'like' | 'note_tweet' | 'manifest' | 'other'
 
