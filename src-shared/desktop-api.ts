@@ -15,6 +15,8 @@ export interface SheafDesktopApi {
   exportWithDialog(format: ExportFormat): Promise<DesktopExportResult | null>
   getOpenAtLogin(): Promise<boolean>
   setOpenAtLogin(open: boolean): Promise<boolean>
+  /** Called after the shell imported files (opened with the app, or chosen in its dialog); returns an unsubscribe. */
+  onLibraryChanged(listener: () => void): () => void
 }
 
 export interface DesktopImportResult {
@@ -31,7 +33,9 @@ export const DESKTOP_CHANNELS = {
   exportWithDialog: 'sheaf:export-with-dialog',
   getOpenAtLogin: 'sheaf:get-open-at-login',
   setOpenAtLogin: 'sheaf:set-open-at-login',
-} as const satisfies Record<Exclude<keyof SheafDesktopApi, 'isDesktop'>, `sheaf:${string}`>
+  /** main → renderer only. */
+  libraryChanged: 'sheaf:library-changed',
+} as const satisfies Record<Exclude<keyof SheafDesktopApi, 'isDesktop' | 'onLibraryChanged'> | 'libraryChanged', `sheaf:${string}`>
 
 export const zExportFormat = z.enum(EXPORT_FORMATS)
 export const zOpenAtLogin = z.boolean()

@@ -51,7 +51,7 @@ export function createLocalLogin({ clock, owner, ttlMs = LOCAL_LOGIN_TTL_MS }: L
     return owner()
   }
 
-  return { mint, redeem, pendingCount: () => pending.size }
+  return { mint, redeem, owner, pendingCount: () => pending.size }
 }
 export type LocalLogin = ReturnType<typeof createLocalLogin>
 
