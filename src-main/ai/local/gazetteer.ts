@@ -35,8 +35,8 @@ type Pattern = { lower: string[]; exact: string[]; cs: boolean; needsCtx: boolea
 const VERSION_TAIL = /^(.*?[a-z])[-_ ]?v?\d[\w.]*$/
 
 /**
- * Where a capitalised common word is not a name: at the start of a sentence or line ("Go wide"),
- * or after another capitalised word, as part of someone's name ("Taylor Swift").
+ * A capitalised common word right after another capitalised word is part of someone's name
+ * ("Taylor Swift"), unless that word opens the sentence ("Try React").
  */
 const sentenceStart = (text: string, at: number): boolean => {
   let k = at - 1
@@ -44,7 +44,6 @@ const sentenceStart = (text: string, at: number): boolean => {
   return k < 0 || /[.!?:\n•\-–—>*"“(]/.test(text[k])
 }
 const ambiguousPosition = (text: string, tokens: RawToken[], i: number): boolean => {
-  if (sentenceStart(text, tokens[i].start)) return true
   // "Taylor Swift" mid-sentence; but "Try React" opens a sentence with a verb.
   const prev = tokens[i - 1]
   return (
@@ -100,10 +99,11 @@ export const compileGazetteer = (raw: RawGazetteer): Gazetteer => {
   const match = (text: string, given?: RawToken[]): GazetteerHit[] => {
     const tokens = given ?? wordTokens(text)
     let present: Set<string> | null = null
-    const hasContext = (ctx: string[]) => {
+    const contextCount = (ctx: string[]) => {
       present ??= new Set(tokens.map((t) => t.lower))
-      for (const w of ctx) if (present.has(w)) return true
-      return false
+      let n = 0
+      for (const w of ctx) if (present.has(w)) n++
+      return n
     }
     const hits: GazetteerHit[] = []
     const seen = new Set<GazetteerEntry>()
@@ -118,7 +118,9 @@ export const compileGazetteer = (raw: RawGazetteer): Gazetteer => {
           const t = tokens[i + k]
           ok = t.lower === p.lower[k] && caseOk(p, k, t)
         }
-        if (ok && (!p.needsCtx || (hasContext(p.entry.ctx!) && !ambiguousPosition(text, tokens, i)))) {
+        // At a sentence start ("Go wide") the name needs twice the context.
+        const need = p.needsCtx ? (sentenceStart(text, tok.start) ? 2 : 1) : 0
+        if (ok && (need === 0 || (contextCount(p.entry.ctx!) >= need && !ambiguousPosition(text, tokens, i)))) {
           found = p
           len = p.lower.length
           break
