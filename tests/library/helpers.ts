@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { ApiResponse, Client } from '../support/client.ts'
+
+/** Uploads bytes or a file on disk as the multipart part `file`, as the UI does. */
+export function upload(client: Client, file: string | { name: string; content: string | Uint8Array }): Promise<ApiResponse> {
+  const { name, content } = typeof file === 'string' ? { name: basename(file), content: readFileSync(file) } : file
+  const fd = new FormData()
+  fd.append('file', new Blob([content as BlobPart]), name)
+  return client.request('POST', '/api/import', fd)
+}
+
+/** Every page of a list query. */
+export async function allBookmarks(client: Client, query = ''): Promise<any[]> {
+  const out: any[] = []
+  for (let page = 1; ; page++) {
+    const res = await client.get(`/api/bookmarks?limit=100&page=${page}${query ? `&${query}` : ''}`)
+    if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`)
+    out.push(...res.body.bookmarks)
+    if (res.body.bookmarks.length < 100) return out
+  }
+}
