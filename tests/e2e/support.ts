@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Page } from 'playwright-core'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const RESULTS = join(ROOT, 'test-results')
+export const SHOTS = join(RESULTS, 'screenshots')
+export const FIXTURES = join(ROOT, '..', 'shared', 'fixtures')
+const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')
+
+export class Skip extends Error {}
+export const skip = (why: string): never => {
+  throw new Skip(why)
+}
+
+export function assert(cond: unknown, message: string): asserts cond {
+  if (!cond) throw new Error(message)
+}
+
+export interface Violation { page: string; id: string; impact: string; help: string; nodes: string[] }
+export const a11yViolations: Violation[] = []
+
+/** axe-core on the current page; serious and critical violations are recorded and returned. */
+export async function checkA11y(page: Page, name: string): Promise<Violation[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE })
+  const raw = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] })
+    .then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160)) })))`)) as Omit<Violation, 'page'>[]
+  const bad = raw.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ ...v, page: name }))
+  a11yViolations.push(...bad)
+  return bad
+}
+
+export async function expectNoA11yIssues(page: Page, name: string): Promise<void> {
+  const bad = await checkA11y(page, name)
+  assert(bad.length === 0, `accessibility (${name}): ${bad.map((v) => `${v.id} [${v.impact}] ${v.help} @ ${v.nodes.join(' | ')}`).join('; ')}`)
+}
+
+/** Screenshots in light and dark, and an axe check in each theme. */
+export async function shootBoth(page: Page, name: string, opts: { a11y?: boolean; fullPage?: boolean } = {}): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true })
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate(`(() => { localStorage.setItem('sheaf.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'; document.documentElement.style.colorScheme = '${theme}' })()`)
+    await page.waitForTimeout(120)
+    await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: opts.fullPage ?? false })
+    if (opts.a11y !== false) await expectNoA11yIssues(page, `${name} (${theme})`)
+  }
+  await page.evaluate(`localStorage.setItem('sheaf.theme', 'light'); document.documentElement.dataset.theme = 'light'`)
+}
+
+/**
+ * Drops real files onto the window the way a person does: a DataTransfer built in the page and
+ * dragenter/dragover/drop dispatched on the body.
+ */
+export async function dropFiles(page: Page, paths: string[]): Promise<void> {
+  const files = paths.map((p) => ({ name: basename(p), text: readFileSync(p, 'utf8'), type: p.endsWith('.csv') ? 'text/csv' : 'application/json' }))
+  await page.evaluate(`((files) => {
+    const dt = new DataTransfer()
+    for (const f of files) dt.items.add(new File([f.text], f.name, { type: f.type }))
+    const target = document.querySelector('main') || document.body
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+    }
+  })(${JSON.stringify(files)})`)
+}
+
+export const fixture = (...parts: string[]) => {
+  const p = join(FIXTURES, ...parts)
+  return existsSync(p) ? p : null
+}
+
+/** Whether a server route answers (anything but 404) for a signed-in page. */
+export async function routeExists(page: Page, path: string, method = 'GET'): Promise<boolean> {
+  const status = (await page.evaluate(`fetch(${JSON.stringify(path)}, { method: '${method}', credentials: 'same-origin', headers: { 'X-Sheaf-Request': '1', Accept: 'application/json' } }).then(r => r.status)`)) as number
+  return status !== 404
+}
