@@ -63,7 +63,8 @@ export const visualTags = (input: VisualInput): VisualTag[] => {
   // Flat UI colours with readable text and a screen-like shape.
   if (stats && stats.entropy < 5.5 && words.length >= 5 && !tags.has('document')) tags.add('screenshot')
   const caps = words.filter((w) => w.length > 1 && w === w.toUpperCase() && /\p{L}/u.test(w)).length
-  const photoLike = !stats || stats.entropy >= 6
+  // Photos spread over the whole grey range, or are at least fairly varied and colourful.
+  const photoLike = !stats || stats.entropy >= 6 || (stats.entropy >= 5 && stats.colourfulness >= 20)
   if (/\bmeme\b/.test(alt) || (photoLike && words.length >= 3 && words.length <= 30 && lines.length <= 4 && caps / words.length > 0.6)) tags.add('meme')
   if (words.length >= 8) tags.add('text')
   if (input.mediaType === 'video' || input.mediaType === 'animated_gif' || (photoLike && words.length < 8 && !tags.has('chart'))) {
