@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isAppError } from '../../src-shared/errors.ts'
-import { serve } from '../app/index.ts'
 import { registerImportCommand, registerInviteCommands, registerSecretCommands, registerUserCommands } from './commands.ts'
 
 const BUILT_UI = join(dirname(fileURLToPath(import.meta.url)), '../../out/renderer')
@@ -21,6 +20,7 @@ export function buildProgram(): Command {
     .option('--no-ui', 'serve the API only')
     .action(async (o: { host?: string; port?: number; ui: boolean }, cmd: Command) => {
       const uiDir = o.ui ? (process.env.SHEAF_UI_DIR ?? (existsSync(BUILT_UI) ? BUILT_UI : null)) : null
+      const { serve } = await import('../app/index.ts')
       const { sheaf, server } = await serve({ host: o.host, port: o.port, dataDir: cmd.optsWithGlobals().dataDir, uiDir })
       if (!uiDir && o.ui) sheaf.log.warn('the UI is not built (run `npm run build:web`); serving the API only')
       const stop = async () => {
