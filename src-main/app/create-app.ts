@@ -1,5 +1,6 @@
 import { serve as serveNode } from '@hono/node-server'
 import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Hono } from 'hono'
 import { createAuth, type Auth } from '../auth/index.ts'
 import { createHttpApp, desktopLoginRoutes, lanRoutes, type AppEnv, type RouteModule } from '../http/index.ts'
@@ -14,6 +15,12 @@ import { mindmapRoutes } from '../http/routes/mindmap.ts'
 import { statsRoutes } from '../http/routes/stats.ts'
 import { searchRoutes } from '../http/routes/search.ts'
 import { createSearch, type Reranker } from '../search/index.ts'
+import { createPipeline, type Pipeline } from '../pipeline/index.ts'
+import { createSettings, type Settings } from '../settings/index.ts'
+import { createMediaCache, createMediaFiles } from '../media/index.ts'
+import { categorizeRoutes } from '../http/routes/categorize.ts'
+import { settingsRoutes } from '../http/routes/settings.ts'
+import { mediaRoutes } from '../http/routes/media.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
@@ -45,6 +52,10 @@ export interface SheafApp {
   lan: Lan
   /** One-time sign-in tokens for the desktop window. */
   localLogin: LocalLogin
+  /** The classification pipeline (jobs, progress events). */
+  pipeline: Pipeline
+  /** AI provider and pipeline settings. */
+  settings: Settings
   close(): Promise<void>
 }
 
@@ -61,8 +72,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await auth.key.current()
     await bootstrapAdmin(config, auth, log)
     const extraHosts = new Set(config.allowedHosts)
+    const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: process.env.SHEAF_CLAUDE_PATH })
+    const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
+    const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport() })
     // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
-    const library = createLibrary({ db, clock })
+    const library = createLibrary({ db, clock, onImported: (ids) => pipeline.onImported(ids) })
     // Capabilities are created here and their routes listed below, one line each.
     const search = createSearch({ db, clock, reranker: overrides.reranker, log })
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
@@ -76,6 +90,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes }) },
       { path: '/export', routes: exportRoutes({ library }) },
       { path: '/search', routes: searchRoutes({ search }) },
+      { path: '/categorize', routes: categorizeRoutes({ pipeline }) },
+      { path: '/settings', routes: settingsRoutes({ settings }) },
+      { path: '/media', routes: mediaRoutes({ media: createMediaFiles({ db, cache: mediaCache }) }) },
       { path: '/lan', routes: lanRoutes({ lan }) },
       { path: '/auth/desktop', routes: desktopLoginRoutes({ localLogin, sessions: auth.sessions }) },
     ]
@@ -87,12 +104,14 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       allowedHosts: () => [...extraHosts],
       routes,
     })
+    pipeline.resume()
     const close = async () => {
+      await pipeline.close()
       search.close()
       await lan.close()
       closeDatabase(db)
     }
-    return { config, app, db, auth, secrets, log, extraHosts, library, lan, localLogin, close }
+    return { config, app, db, auth, secrets, log, extraHosts, library, lan, localLogin, pipeline, settings, close }
   } catch (e) {
     closeDatabase(db)
     throw e

@@ -35,6 +35,8 @@ export const zSettingsView = z.object({
   secretStore: z.string(),
   autoRunAfterImport: z.boolean(),
   allowPrivateMediaFetch: z.boolean(),
+  /** Download images into the local media cache (thumbnails, OCR) during vision_analysis. */
+  fetchMedia: z.boolean(),
   /** Filled by LAN sharing; `{enabled:false}` until it reports. */
   lanSharing: z.object({ enabled: z.boolean() }).catchall(z.unknown()),
 })
@@ -54,6 +56,7 @@ export const zSettingsUpdate = z.object({
   apiKey: z.string().max(4096).optional(),
   autoRunAfterImport: z.boolean().optional(),
   allowPrivateMediaFetch: z.boolean().optional(),
+  fetchMedia: z.boolean().optional(),
 }).strict()
 export type SettingsUpdate = z.infer<typeof zSettingsUpdate>
 

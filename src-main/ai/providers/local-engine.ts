@@ -4,6 +4,7 @@ import {
   readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type Entities, type TagVocabulary,
 } from '../local/index.ts'
 import { postText } from '../local/categorizer.ts'
+import { buildRelatedIndex, type RelatedIndex, type RelatedIndexInput } from './related-index.ts'
 
 /**
  * The offline models behind the `local` provider, as message handlers: the same code runs in-process
@@ -74,7 +75,10 @@ export function createEngine(config: EngineConfig): EngineState & {
   categorize(items: CategorizeInput[]): Array<{ id: number; categories: Array<{ categoryId: number; confidence: number }> }>
   normalizeTags(lists: string[][]): string[][]
   configure(c: Partial<EngineConfig>): void
+  relatedBuild(input: RelatedIndexInput): number
+  related(ids: number[], k?: number): number[][]
 } {
+  let related: RelatedIndex | null = null
   const state: EngineState = { vocab: createTagVocabulary(config.existingTags), categorizer: null }
   const configure = (c: Partial<EngineConfig>) => {
     if (c.existingTags) for (const t of c.existingTags) state.vocab.normalize(t)
@@ -102,6 +106,11 @@ export function createEngine(config: EngineConfig): EngineState & {
       categories: (state.categorizer?.classify(asPost(it.post), it.entities, it.tags, it.vector) ?? [])
         .map((c) => ({ categoryId: Number(c.categoryId), confidence: c.confidence })),
     })),
+    relatedBuild: (input) => {
+      related = buildRelatedIndex(input)
+      return input.ids.length
+    },
+    related: (ids, k = 5) => ids.map((id) => related?.query(id, k).map((m) => m.id) ?? []),
     normalizeTags: (lists) => lists.map((l) => [...new Set(l.map((t) => state.vocab.normalize(t)).filter(Boolean))]),
   }
 }

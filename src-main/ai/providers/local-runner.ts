@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
 
-type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure'>
+type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'related'>
 type Op = keyof Ops
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
@@ -20,6 +20,8 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
     categorize: async (items) => e().categorize(items),
     normalizeTags: async (lists) => e().normalizeTags(lists),
     configure: async (c) => e().configure(c),
+    relatedBuild: async (i) => e().relatedBuild(i),
+    related: async (ids, k) => e().related(ids, k),
     close: async () => {},
   }
 }
@@ -66,6 +68,8 @@ export function createWorkerRunner(config: EngineConfig): LocalRunner {
     categorize: (...a) => call('categorize', a),
     normalizeTags: (...a) => call('normalizeTags', a),
     configure: (...a) => call('configure', a),
+    relatedBuild: (...a) => call('relatedBuild', a),
+    related: (...a) => call('related', a),
     close: async () => {
       dead ??= new Error('the local analysis worker was closed')
       await worker.terminate()

@@ -95,7 +95,7 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   const text = await res.text()
   if (!res.ok) {
     const retryable = res.status === 429 || res.status === 408 || res.status >= 500
-    throw new RemoteError(`HTTP ${res.status}: ${errorMessage(text)}`, {
+    throw new RemoteError(`HTTP ${res.status}: ${scrub(errorMessage(text), headers)}`, {
       status: res.status,
       retryable,
       retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
@@ -106,6 +106,16 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   } catch {
     throw new RemoteError('the provider answered with malformed JSON', { retryable: true })
   }
+}
+
+/** A server may echo what it was sent: never let a header value (an API key) into a message. */
+function scrub(message: string, headers: Record<string, string>): string {
+  let m = message
+  for (const v of Object.values(headers)) {
+    const secret = v.replace(/^Bearer\s+/i, '')
+    if (secret.length >= 8) m = m.split(secret).join('[redacted]')
+  }
+  return m
 }
 
 /** The provider's own error message, trimmed; never echoes request headers (keys). */

@@ -1,5 +1,5 @@
 import type { Db } from '../db.ts'
-import { stmt } from './statements.ts'
+import { idList, stmt } from './statements.ts'
 
 /** Sentence vectors are stored little-endian; float32 unless `encoding` says int8. */
 export function writeEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
@@ -38,3 +38,10 @@ export function loadEmbeddingMatrix(db: Db, model: string): { ids: number[]; dim
 
 export const countEmbeddings = (db: Db, model: string): number =>
   stmt(db, 'SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(model) as number
+
+/** Vectors of one model for the given posts. */
+export function embeddingsFor(db: Db, model: string, ids: readonly number[]): Map<number, Float32Array> {
+  const rows = ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ?
+    AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as Array<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
+  return new Map(rows.map((r) => [r.id, decodeVector(r.vector, r.dim, r.encoding)]))
+}

@@ -210,3 +210,9 @@ export function replacePipelineCategories(db: Db, bookmarkId: number, picks: Rea
       ON CONFLICT DO NOTHING`).run(bookmarkId, p.categoryId, p.confidence, now, bookmarkId, p.categoryId)
   }
 }
+
+export const allTagNames = (db: Db): string[] => stmt(db, 'SELECT name FROM tags ORDER BY id').pluck().all() as string[]
+
+/** Posts with at least one recorded problem in a job (fallbacks included). */
+export const countJobProblemPosts = (db: Db, jobId: string): number =>
+  stmt(db, 'SELECT count(DISTINCT bookmark_id) FROM job_errors WHERE job_id = ? AND bookmark_id IS NOT NULL').pluck().get(jobId) as number

@@ -11,6 +11,8 @@ export interface StoredAiSettings {
   }
   autoRunAfterImport: boolean
   allowPrivateMediaFetch: boolean | null
+  /** Download images into the local media cache during vision_analysis. */
+  fetchMedia: boolean
 }
 
 const KEY = 'ai'
@@ -24,6 +26,7 @@ export const DEFAULT_AI_SETTINGS: StoredAiSettings = {
   },
   autoRunAfterImport: true,
   allowPrivateMediaFetch: null,
+  fetchMedia: true,
 }
 
 export function readAiSettings(db: Db): StoredAiSettings {

@@ -1,0 +1,74 @@
+import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
+import type { AiProvider, EnginePost, LocalRunner, Usage } from '../ai/index.ts'
+import type { Entities } from '../ai/local/index.ts'
+import type { Logger } from '../app/logger.ts'
+import type { MediaCache } from '../media/index.ts'
+import type { Db, PipelineCategory, PipelinePost } from '../store/index.ts'
+
+export interface ImageTools {
+  thumbnail(image: Buffer): Promise<Buffer>
+  ocr(image: Buffer): Promise<string>
+  visualTags(input: { image: Buffer | null; width: number | null; height: number | null; ocrText: string | null; altText: string | null; mediaType: 'photo' | 'video' | 'animated_gif' }): Promise<string[]>
+  close(): Promise<void>
+}
+
+/** What every stage of one job run can use. */
+export interface RunContext {
+  jobId: string
+  force: boolean
+  signal: AbortSignal
+  db: Db
+  now: () => number
+  log: Logger
+  provider: AiProvider
+  runner: LocalRunner
+  /** null when media fetching is off: vision_analysis then works from alt text only. */
+  mediaCache: MediaCache | null
+  images: ImageTools
+  categories: PipelineCategory[]
+  /** entity_extraction output, kept for semantic_tagging (recomputed when a restart lost it). */
+  entities: Map<number, Entities>
+  /** Categories a remote provider suggested in semantic_tagging, used by categorization. */
+  remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
+  recordError(bookmarkId: number | null, stage: PipelineStage, message: string, fellBack?: boolean): void
+  addUsage(u: Usage): void
+}
+
+export interface Stage {
+  name: PipelineStage
+  /** 1-based; job_items.done_stage reaches it when a post has finished this stage. */
+  index: number
+  /** Posts per batch (one worker message, one short write transaction). */
+  batchSize: number
+  prepare?(ctx: RunContext): Promise<void>
+  /** Does the work for `ids`, writes it and marks the items done in one transaction. */
+  run(ids: number[], ctx: RunContext): Promise<void>
+}
+
+/** Text from a post's images (alt text, OCR, visual tags, descriptions), for the text models. */
+export function imageTextOf(p: PipelinePost): string | null {
+  const parts: string[] = []
+  for (const m of p.media) {
+    if (m.altText) parts.push(m.altText)
+    if (m.ocrText) parts.push(m.ocrText)
+    if (m.description) parts.push(m.description)
+  }
+  const text = parts.join('\n').trim()
+  return text ? text.slice(0, 4000) : null
+}
+
+export function toEnginePost(p: PipelinePost): EnginePost {
+  return {
+    id: p.id,
+    text: p.text,
+    authorHandle: p.authorHandle,
+    urls: p.urls,
+    media: p.media.map((m) => ({
+      type: m.type, url: m.url, thumbnailUrl: m.thumbnailUrl, videoUrl: m.videoUrl, altText: m.altText,
+      width: m.width, height: m.height, durationMs: m.durationMs,
+    })),
+    inReplyToPostId: p.inReplyToPostId,
+    quoted: p.quoted ? { text: p.quoted.text ?? '', authorHandle: p.quoted.authorHandle ?? '' } : null,
+    imageText: imageTextOf(p),
+  }
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto'
+import { AppError } from '../../src-shared/errors.ts'
+import { DEFAULT_CATEGORIES } from '../../src-shared/categories.ts'
+import type { PipelineEvent, PipelineJob, PipelineJobError, RetryPipelineBody, StartPipelineBody, StartPipelineResult } from '../../src-shared/schemas/pipeline.ts'
+import { createInProcessRunner, createLocalProvider, createWorkerRunner, type AiProvider, type LocalRunner } from '../ai/index.ts'
+import type { Logger } from '../app/logger.ts'
+import type { MediaCache } from '../media/index.ts'
+import {
+  allTagNames, categoriesForPipeline, failedBookmarkIds, insertJob, insertJobError, jobById, jobErrors, latestJob, seedCategoriesIfEmpty,
+  selectDueBookmarkIds, setJobStatus, unfinishedJobs, type Db, type JobRecord,
+} from '../store/index.ts'
+import type { ImageTools } from './context.ts'
+import { createEventHub } from './events.ts'
+import { createImageTools } from './image-tools.ts'
+import { runJob } from './job-runner.ts'
+
+export type { ImageTools } from './context.ts'
+export { createImageTools } from './image-tools.ts'
+
+export interface PipelineDeps {
+  db: Db
+  clock: () => number
+  log: Logger
+  /** The provider chosen in Settings, built per job (keys read then). */
+  activeProvider: () => Promise<AiProvider>
+  /** The media cache, or null when media fetching is off. */
+  mediaCache: () => MediaCache | null
+  autoRunAfterImport: () => boolean
+  images?: ImageTools
+  /** Worker thread (default) or in-process local models. */
+  offThread?: boolean
+  batchScale?: number
+}
+
+export interface Pipeline {
+  start(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult>
+  /** The running job, else the last one; null before the first. */
+  current(): PipelineJob | null
+  job(jobId: string): PipelineJob
+  /** Current state first, then live events until `complete`. `live` is false when no job runs. */
+  watch(onEvent: (ev: PipelineEvent) => void): { initial: PipelineEvent; live: boolean; stop(): void }
+  cancel(jobId?: string): PipelineJob
+  errors(jobId: string): PipelineJobError[]
+  retry(body: RetryPipelineBody, userId: number | null): Promise<StartPipelineResult>
+  /** Import hook: analyses newly imported posts when the setting is on. */
+  onImported(ids: number[]): void
+  /** Continues jobs a restart interrupted. */
+  resume(): void
+  /** Resolves when no job is running. */
+  idle(): Promise<void>
+  close(): Promise<void>
+}
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString())
+
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const { db, log } = deps
+  const hub = createEventHub()
+  const images = deps.images ?? createImageTools()
+  let active: { job: JobRecord; abort: AbortController; done: Promise<void> } | null = null
+  const pendingImported = new Set<number>()
+  let closed = false
+
+  const toView = (j: JobRecord): PipelineJob => {
+    const running = j.status === 'running' || j.status === 'cancelling'
+    const latest = active?.job.id === j.id ? hub.latest() : null
+    const stageIdx = ['entity_extraction', 'vision_analysis', 'semantic_tagging', 'categorization'].indexOf(j.stage) + 1
+    const progress = !running && j.status === 'completed' ? 100 : latest?.progress ?? (stageIdx > 0 ? Math.round(((stageIdx - 1 + (j.total ? j.current / j.total : 0)) / 4) * 1000) / 10 : 0)
+    return {
+      jobId: j.id,
+      status: j.status as PipelineJob['status'],
+      stage: (j.status === 'completed' ? 'complete' : j.stage) as PipelineJob['stage'],
+      progress,
+      current: j.current,
+      total: j.total,
+      totalBookmarks: j.total,
+      processed: j.processed,
+      errors: j.errors,
+      force: j.force,
+      provider: j.provider,
+      tokensIn: j.tokensIn,
+      tokensOut: j.tokensOut,
+      costUsd: Math.round(j.costUsd * 1e6) / 1e6,
+      createdAt: iso(j.createdAt)!,
+      finishedAt: iso(j.finishedAt),
+      error: j.error,
+    }
+  }
+
+  async function launch(job: JobRecord): Promise<void> {
+    const abort = new AbortController()
+    let provider: AiProvider
+    try {
+      provider = await deps.activeProvider()
+    } catch (e) {
+      provider = createLocalProvider()
+      insertJobError(db, { jobId: job.id, bookmarkId: null, stage: 'semantic_tagging', message: `the configured provider cannot be used (${(e as Error).message}); the local models did the work`, fellBack: true, now: deps.clock() })
+    }
+    seedCategoriesIfEmpty(db, DEFAULT_CATEGORIES, deps.clock())
+    const categories = categoriesForPipeline(db)
+    const config = {
+      existingTags: allTagNames(db),
+      categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })),
+      examples: [] as Array<{ text: string; categoryId: number }>,
+    }
+    const runner: LocalRunner = deps.offThread === false ? createInProcessRunner(config) : createWorkerRunner(config)
+    const done = (async () => {
+      try {
+        const outcome = await runJob(job, abort.signal, {
+          db, now: deps.clock, log, hub, provider, runner, mediaCache: deps.mediaCache(), images, categories, batchScale: deps.batchScale,
+        })
+        log.info(`pipeline job ${job.id} ${outcome}`)
+      } catch (e) {
+        log.error(`pipeline job ${job.id} failed`, e)
+        setJobStatus(db, job.id, 'failed', deps.clock(), { finished: true, error: (e as Error).message })
+        const j = jobById(db, job.id)
+        hub.publish({ stage: 'complete', progress: 100, processed: j?.processed ?? 0, errors: j?.errors ?? 0 })
+      } finally {
+        await runner.close().catch(() => {})
+        await provider.close?.().catch(() => {})
+        active = null
+        if (!closed && pendingImported.size > 0) {
+          const ids = [...pendingImported]
+          pendingImported.clear()
+          void start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
+        }
+      }
+    })()
+    active = { job, abort, done }
+  }
+
+  // Starts are serialised, so two clicks at once give one job and one "running" answer.
+  let lock: Promise<unknown> = Promise.resolve()
+  function start(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult> {
+    const p = lock.then(() => startNow(body, userId))
+    lock = p.catch(() => {})
+    return p
+  }
+
+  async function startNow(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult> {
+    if (closed) throw new AppError('INTERNAL_ERROR', 'The library is closing.')
+    if (active) return { jobId: active.job.id, status: 'running', totalBookmarks: active.job.total }
+    const ids = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force })
+    const id = randomUUID()
+    const providerName = (await deps.activeProvider().catch(() => null))?.name ?? 'local'
+    insertJob(db, { id, force: body.force ?? false, bookmarkIds: body.bookmarkIds ?? null, provider: providerName, createdBy: userId, now: deps.clock(), items: ids })
+    const job = jobById(db, id)!
+    hub.publish({ stage: 'entity_extraction', progress: 0, current: 0, total: ids.length })
+    await launch(job)
+    return { jobId: id, status: 'started', totalBookmarks: ids.length }
+  }
+
+  const currentRecord = () => (active ? jobById(db, active.job.id) : latestJob(db))
+
+  return {
+    start,
+    current: () => {
+      const j = currentRecord()
+      return j ? toView(j) : null
+    },
+    job(jobId) {
+      const j = jobById(db, jobId)
+      if (!j) throw new AppError('NOT_FOUND', `No pipeline job ${jobId}.`)
+      return toView(j)
+    },
+    watch(onEvent) {
+      if (active) {
+        const initial = hub.latest() ?? { stage: 'entity_extraction' as const, progress: 0, current: 0, total: active.job.total }
+        const stop = hub.subscribe(onEvent)
+        return { initial, live: initial.stage !== 'complete', stop }
+      }
+      const last = latestJob(db)
+      return { initial: { stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 }, live: false, stop: () => {} }
+    },
+    cancel(jobId) {
+      const target = jobId ? jobById(db, jobId) : currentRecord()
+      if (!target) throw new AppError('NOT_FOUND', jobId ? `No pipeline job ${jobId}.` : 'No pipeline job has run yet.')
+      if (active && active.job.id === target.id) {
+        setJobStatus(db, target.id, 'cancelling', deps.clock())
+        active.abort.abort('cancel')
+      } else if (target.status === 'running' || target.status === 'cancelling') {
+        setJobStatus(db, target.id, 'cancelled', deps.clock(), { finished: true })
+      }
+      return toView(jobById(db, target.id)!)
+    },
+    errors(jobId) {
+      if (!jobById(db, jobId)) throw new AppError('NOT_FOUND', `No pipeline job ${jobId}.`)
+      return jobErrors(db, jobId).map((e) => ({ ...e, createdAt: iso(e.createdAt)! }))
+    },
+    async retry(body, userId) {
+      const job = body.jobId ? jobById(db, body.jobId) : latestJob(db)
+      if (!job) throw new AppError('NOT_FOUND', body.jobId ? `No pipeline job ${body.jobId}.` : 'No pipeline job has run yet.')
+      let ids = failedBookmarkIds(db, job.id)
+      if (body.bookmarkIds) {
+        const want = new Set(body.bookmarkIds)
+        ids = ids.filter((i) => want.has(i))
+      }
+      if (ids.length === 0) throw new AppError('VALIDATION_ERROR', 'That job has no posts with errors to retry.')
+      return start({ bookmarkIds: ids, force: true }, userId)
+    },
+    onImported(ids) {
+      if (closed || ids.length === 0 || !deps.autoRunAfterImport()) return
+      if (active) {
+        for (const i of ids) pendingImported.add(i)
+        return
+      }
+      void start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
+    },
+    resume() {
+      const jobs = unfinishedJobs(db)
+      for (const j of jobs) {
+        if (j.status === 'cancelling') setJobStatus(db, j.id, 'cancelled', deps.clock(), { finished: true })
+      }
+      const next = jobs.filter((j) => j.status === 'running')
+      for (const j of next.slice(0, -1)) setJobStatus(db, j.id, 'cancelled', deps.clock(), { finished: true, error: 'superseded by a later job' })
+      const last = next.at(-1)
+      if (last && !active) {
+        log.info(`resuming pipeline job ${last.id}`)
+        void launch(last)
+      }
+    },
+    async idle() {
+      while (active) await active.done
+    },
+    async close() {
+      closed = true
+      if (active) {
+        active.abort.abort('shutdown')
+        await active.done
+      }
+      await images.close()
+    },
+  }
+}

@@ -1,0 +1,113 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
+import type { AiProvider, LocalRunner } from '../ai/index.ts'
+import type { Logger } from '../app/logger.ts'
+import type { MediaCache } from '../media/index.ts'
+import {
+  addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobError, jobItemsBelow, markJobItems,
+  setJobStatus, transaction, updateJobProgress, type Db, type JobRecord, type PipelineCategory,
+} from '../store/index.ts'
+import type { ImageTools, RunContext, Stage } from './context.ts'
+import { overallProgress, type EventHub } from './events.ts'
+import { categorization } from './stages/categorization.ts'
+import { entityExtraction } from './stages/entity-extraction.ts'
+import { semanticTagging } from './stages/semantic-tagging.ts'
+import { visionAnalysis } from './stages/vision-analysis.ts'
+
+export const STAGES: Stage[] = [entityExtraction, visionAnalysis, semanticTagging, categorization]
+
+export interface RunDeps {
+  db: Db
+  now: () => number
+  log: Logger
+  hub: EventHub
+  provider: AiProvider
+  runner: LocalRunner
+  mediaCache: MediaCache | null
+  images: ImageTools
+  categories: PipelineCategory[]
+  /** Multiplies stage batch sizes (tests use small batches to see several progress events). */
+  batchScale?: number
+}
+
+export type RunOutcome = 'completed' | 'cancelled' | 'interrupted'
+
+/**
+ * Runs a stored job from where it stopped: each stage takes the job's posts that have not finished
+ * it, batch by batch; every batch commits its results and marks its posts, so a cancel or a crash
+ * loses at most the batch in flight. `signal` with reason 'shutdown' leaves the job resumable.
+ */
+export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps): Promise<RunOutcome> {
+  const { db } = deps
+  const ctx: RunContext = {
+    jobId: job.id,
+    force: job.force,
+    signal,
+    db,
+    now: deps.now,
+    log: deps.log,
+    provider: deps.provider,
+    runner: deps.runner,
+    mediaCache: deps.mediaCache,
+    images: deps.images,
+    categories: deps.categories,
+    entities: new Map(),
+    remoteCategories: new Map(),
+    recordError: (bookmarkId, stage, message, fellBack = false) =>
+      insertJobError(db, { jobId: job.id, bookmarkId, stage, message, fellBack, now: deps.now() }),
+    addUsage: (u) => addJobUsage(db, job.id, u),
+  }
+  const total = countJobItems(db, job.id)
+  for (const stage of STAGES) {
+    if (signal.aborted) break
+    const ids = jobItemsBelow(db, job.id, stage.index)
+    let current = total - ids.length
+    const emit = () => {
+      updateJobProgress(db, job.id, { stage: stage.name, current, total, now: deps.now() })
+      deps.hub.publish({ stage: stage.name, progress: overallProgress(stage.index, current, total), current, total })
+    }
+    emit()
+    if (ids.length === 0) continue
+    try {
+      await stage.prepare?.(ctx)
+    } catch (e) {
+      if (signal.aborted) break
+      throw e
+    }
+    const size = Math.max(1, Math.round(stage.batchSize * (deps.batchScale ?? 1)))
+    for (let i = 0; i < ids.length && !signal.aborted; i += size) {
+      const batch = ids.slice(i, i + size)
+      await runIsolated(stage, batch, ctx)
+      if (signal.aborted) break
+      current += batch.length
+      emit()
+      await yieldToLoop()
+    }
+  }
+  if (signal.aborted && signal.reason === 'shutdown') return 'interrupted'
+  const processed = countJobItemsAtLeast(db, job.id, 4)
+  const errors = countJobProblemPosts(db, job.id)
+  const status = signal.aborted ? 'cancelled' : 'completed'
+  setJobStatus(db, job.id, status, deps.now(), { finished: true, processed, errors })
+  deps.hub.publish({ stage: 'complete', progress: 100, processed, errors })
+  return status
+}
+
+/** A batch that throws is retried post by post, so one bad post cannot sink the others. */
+async function runIsolated(stage: Stage, ids: number[], ctx: RunContext): Promise<void> {
+  try {
+    await stage.run(ids, ctx)
+  } catch (e) {
+    if (ctx.signal.aborted) return
+    if (ids.length === 1) {
+      ctx.recordError(ids[0], stage.name as PipelineStage, `${stage.name} failed: ${(e as Error).message}`)
+      transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, stage.index))
+      return
+    }
+    ctx.log.warn(`pipeline ${stage.name}: a batch of ${ids.length} failed (${(e as Error).message}); retrying one by one`)
+    for (const id of ids) {
+      if (ctx.signal.aborted) return
+      await runIsolated(stage, [id], ctx)
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
+import type { Entities } from '../../ai/local/index.ts'
+import {
+  categoryLocks, embeddingsFor, knowledgeForBookmarks, loadEmbeddingMatrix, loadPipelinePosts, loadRelatedKeys, markJobItems,
+  replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples,
+} from '../../store/index.ts'
+import { toEnginePost, type Stage } from '../context.ts'
+
+const MAX_CATEGORIES = 3
+const RELATED = 5
+
+/** Keys of "shared entities" for related posts: tags, tools, hashtags, repositories, people… lowercased. */
+export function relatedKeys(entities: Partial<Entities> | null, tags: string[]): string[] {
+  const e = entities ?? {}
+  return [
+    ...tags.map((t) => `t:${t}`),
+    ...[...(e.tools ?? []), ...(e.products ?? []), ...(e.companies ?? []), ...(e.people ?? []), ...(e.organisations ?? [])].map((x) => `e:${x.toLowerCase()}`),
+    ...(e.hashtags ?? []).map((h) => `h:${h.toLowerCase()}`),
+    ...(e.repos ?? []).map((r) => `r:${r.owner}/${r.name}`.toLowerCase()),
+  ]
+}
+
+/**
+ * Stage 4: 1-3 categories per post against the library's categories (a person's own choices are
+ * kept, removed ones never come back, and their choices train the local classifier), plus related
+ * posts by meaning and shared entities.
+ */
+export const categorization: Stage = {
+  name: 'categorization',
+  index: 4,
+  batchSize: 500,
+  async prepare(ctx) {
+    const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
+    const examples = userCategoryExamples(ctx.db).flatMap((e) => (bySlug.has(e.slug) ? [{ text: e.text, categoryId: bySlug.get(e.slug)! }] : []))
+    await ctx.runner.configure({ categories: ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples })
+    const m = loadEmbeddingMatrix(ctx.db, LOCAL_EMBEDDING_MODEL)
+    const keys = new Map(loadRelatedKeys(ctx.db).map((r) => [r.id, relatedKeys(parse(r.entities), r.tags ? r.tags.split('\u001f') : [])]))
+    await ctx.runner.relatedBuild({ ids: m.ids, dim: m.dim, vectors: m.vectors, keys: m.ids.map((id) => keys.get(id) ?? []) })
+  },
+  async run(ids, ctx) {
+    const posts = loadPipelinePosts(ctx.db, ids)
+    const knowledge = new Map(knowledgeForBookmarks(ctx.db, ids).map((k) => [k.bookmarkId, k]))
+    const tags = new Map<number, string[]>()
+    for (const t of tagsForBookmarks(ctx.db, ids)) tags.set(t.bookmarkId, [...(tags.get(t.bookmarkId) ?? []), t.name])
+    const ready = posts.filter((p) => knowledge.has(p.id))
+    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
+    const needLocal = ready.filter((p) => !ctx.remoteCategories.has(p.id) && vectors.has(p.id))
+    const local = await ctx.runner.categorize(needLocal.map((p) => ({
+      id: p.id, post: toEnginePost(p), entities: parse(knowledge.get(p.id)!.entities) as Entities, tags: tags.get(p.id) ?? [], vector: vectors.get(p.id)!,
+    })))
+    const picks = new Map(local.map((r) => [r.id, r.categories]))
+    const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
+    for (const [id, cats] of ctx.remoteCategories) {
+      if (ids.includes(id)) picks.set(id, cats.flatMap((c) => (bySlug.has(c.slug) ? [{ categoryId: bySlug.get(c.slug)!, confidence: c.confidence }] : [])))
+    }
+    const related = await ctx.runner.related(ready.map((p) => p.id), RELATED)
+    if (ctx.signal.aborted) return
+    const locks = categoryLocks(ctx.db, ids)
+    const now = ctx.now()
+    transaction(ctx.db, () => {
+      ready.forEach((p, i) => {
+        const lock = locks.get(p.id)
+        const room = MAX_CATEGORIES - (lock?.user.size ?? 0)
+        const chosen = (picks.get(p.id) ?? []).filter((c) => !lock?.rejected.has(c.categoryId) && !lock?.user.has(c.categoryId)).slice(0, Math.max(0, room))
+        replacePipelineCategories(ctx.db, p.id, chosen, now)
+        setRelatedIds(ctx.db, p.id, related[i])
+      })
+      markJobItems(ctx.db, ctx.jobId, ids, 4)
+    })
+    for (const id of ids) ctx.remoteCategories.delete(id)
+  },
+}
+
+const parse = (v: string | null): Partial<Entities> | null => {
+  if (!v) return null
+  try {
+    return JSON.parse(v) as Partial<Entities>
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,104 @@
+import type { AnalyzeInput, PostAnalysis } from '../../ai/index.ts'
+import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
+import { loadPipelinePosts, markJobItems, transaction, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/index.ts'
+import { imageTextOf, toEnginePost, type RunContext, type Stage } from '../context.ts'
+
+/**
+ * Stage 3: summary, tags (normalised into the shared vocabulary), sentiment, action, confidence,
+ * OSS report and sentence vectors. The local models always run (they give the stored vectors and
+ * the fallback); a remote provider's valid answers replace their text fields.
+ */
+export const semanticTagging: Stage = {
+  name: 'semantic_tagging',
+  index: 3,
+  batchSize: 200,
+  async run(ids, ctx) {
+    const posts = loadPipelinePosts(ctx.db, ids)
+    // A restart loses stage 1's in-memory output: recompute it (deterministic and cheap).
+    const missing = posts.filter((p) => !ctx.entities.has(p.id))
+    if (missing.length) for (const r of await ctx.runner.entities(missing.map(toEnginePost))) ctx.entities.set(r.id, r.entities)
+    const local = await ctx.runner.semantic(posts.map((p) => ({ post: toEnginePost(p), entities: ctx.entities.get(p.id) ?? null })))
+    const byId = new Map(local.map((r) => [r.id, r]))
+    const remote = ctx.provider.name === 'local' ? new Map<number, PostAnalysis>() : await viaProvider(posts, ctx)
+    const remoteTags = await ctx.runner.normalizeTags([...remote.values()].map((r) => r.tags))
+    const tagsById = new Map([...remote.keys()].map((id, i) => [id, remoteTags[i]]))
+    const vectors = ctx.provider.embed ? await remoteVectors(posts, ctx) : null
+    if (ctx.signal.aborted) return
+    const now = ctx.now()
+    transaction(ctx.db, () => {
+      for (const p of posts) {
+        const l = byId.get(p.id)
+        if (!l) continue
+        const r = remote.get(p.id)
+        const entities = ctx.entities.get(p.id) ?? null
+        writeKnowledge(ctx.db, {
+          bookmarkId: p.id,
+          summary: r?.summary ?? l.summary,
+          action: r?.action ?? l.action,
+          sentiment: r?.sentiment ?? l.sentiment,
+          confidence: r?.confidence ?? l.sentimentConfidence,
+          ossReport: l.ossReport,
+          entities,
+          kind: entities?.kind ?? null,
+          provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
+          contentHash: p.contentHash,
+          analyzedAt: now,
+          tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
+        })
+        writeEmbedding(ctx.db, { bookmarkId: p.id, model: LOCAL_EMBEDDING_MODEL, vector: l.vector, contentHash: p.contentHash })
+        const v = vectors?.get(p.id)
+        if (v) writeEmbedding(ctx.db, { bookmarkId: p.id, model: v.model, vector: v.vector, contentHash: p.contentHash })
+      }
+      markJobItems(ctx.db, ctx.jobId, ids, 3)
+    })
+    for (const id of ids) ctx.entities.delete(id)
+  },
+}
+
+const toInput = (p: PipelinePost, ctx: RunContext): AnalyzeInput => {
+  const e = ctx.entities.get(p.id)
+  return {
+    id: p.id,
+    text: p.text,
+    authorHandle: p.authorHandle,
+    urls: p.urls.map((u) => u.expandedUrl || u.url),
+    quotedText: p.quoted?.text ?? null,
+    entityNames: e ? [...e.tools, ...e.products, ...e.companies, ...e.people, ...e.places, ...e.organisations, ...e.repos.map((r) => `${r.owner}/${r.name}`)] : [],
+    imageNotes: imageTextOf(p) ? [imageTextOf(p)!] : [],
+    // Images were described in vision_analysis; their text travels in imageNotes.
+    images: [],
+  }
+}
+
+async function viaProvider(posts: PipelinePost[], ctx: RunContext): Promise<Map<number, PostAnalysis>> {
+  const out = new Map<number, PostAnalysis>()
+  try {
+    const r = await ctx.provider.analyze(posts.map((p) => toInput(p, ctx)), {
+      categories: ctx.categories.map((c) => ({ slug: c.slug, name: c.name, description: c.description })),
+      signal: ctx.signal,
+    })
+    ctx.addUsage(r.usage)
+    for (const a of r.results) {
+      out.set(a.id, a)
+      if (a.categories?.length) ctx.remoteCategories.set(a.id, a.categories)
+    }
+    for (const f of r.failures) ctx.recordError(f.id, 'semantic_tagging', `${ctx.provider.name}: ${f.message}; analysed by the local models instead`, true)
+  } catch (e) {
+    if (ctx.signal.aborted) return out
+    for (const p of posts) ctx.recordError(p.id, 'semantic_tagging', `${ctx.provider.name}: ${(e as Error).message}; analysed by the local models instead`, true)
+  }
+  return out
+}
+
+async function remoteVectors(posts: PipelinePost[], ctx: RunContext): Promise<Map<number, { model: string; vector: Float32Array }> | null> {
+  try {
+    const r = await ctx.provider.embed!(posts.map((p) => [p.text, p.quoted?.text ?? '', imageTextOf(p) ?? ''].join('\n').trim().slice(0, 8000) || ' '), ctx.signal)
+    ctx.addUsage(r.usage)
+    return new Map(posts.map((p, i) => [p.id, { model: r.model, vector: r.vectors[i] }]))
+  } catch (e) {
+    if (!ctx.signal.aborted) {
+      for (const p of posts) ctx.recordError(p.id, 'semantic_tagging', `${ctx.provider.name} embeddings: ${(e as Error).message}; local vectors kept`, true)
+    }
+    return null
+  }
+}
