@@ -1,6 +1,6 @@
 import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import {
-  categoryForSearch, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
+  categoryForSearch, dataStamp, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchQuickRanked, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
 } from '../store/index.ts'
 import { createLocalEmbedder, type Embedder } from './embedder.ts'
@@ -49,15 +49,16 @@ export interface Search {
 }
 
 const RRF_K = 60
+const SEMANTIC_BAND = 0.2
 const CANDIDATES = 200
-const SPELLER_MAX_AGE_MS = 60_000
+const SPELLER_MAX_AGE_MS = 10_000
 
 export function createSearch(deps: SearchDeps): Search {
   const { db } = deps
   const clock = deps.clock ?? Date.now
   const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
   const budget = deps.catchUpBudgetMs ?? 20
-  let speller: { at: number; s: Speller } | null = null
+  let speller: { at: number; stamp: string; s: Speller } | null = null
   let closed = false
   let timer: NodeJS.Timeout | null = null
 
@@ -76,9 +77,14 @@ export function createSearch(deps: SearchDeps): Search {
   }
   background()
 
-  const spell = (): Speller => {
-    if (!speller || clock() - speller.at > SPELLER_MAX_AGE_MS) speller = { at: clock(), s: createSpeller(searchVocabulary(db)) }
-    return speller.s
+  // The vocabulary is re-read when the library changed, at most every few seconds unless a word found no match.
+  const correct = (word: string): string | null => {
+    const stamp = dataStamp(db)
+    const fresh = () => (speller = { at: performance.now(), stamp, s: createSpeller(searchVocabulary(db)) })
+    if (!speller || (speller.stamp !== stamp && performance.now() - speller.at > SPELLER_MAX_AGE_MS)) fresh()
+    const hit = speller!.s.correct(word)
+    if (hit !== null || speller!.stamp === stamp) return hit
+    return fresh().s.correct(word)
   }
 
   async function search(raw: string, opts: SearchOptions): Promise<SearchResponse> {
@@ -101,7 +107,7 @@ export function createSearch(deps: SearchDeps): Search {
     // Words no post holds are read as their closest indexed spelling.
     const matchers: TermMatcher[] = p.terms.map((term) => {
       if (term.length < 4 || /\d/.test(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
-      return { term, corrected: spell().correct(term) }
+      return { term, corrected: correct(term) }
     })
     const corrections: Array<{ from: string; to: string }> = []
     let semanticText = p.text
@@ -128,7 +134,10 @@ export function createSearch(deps: SearchDeps): Search {
         try {
           const qv = await semantic.embedQuery(semanticText)
           const allowed = hasSearchFilter(filter) ? new Set(searchFilteredIds(db, filter)) : undefined
-          nearest = semantic.query(qv, CANDIDATES, allowed).filter((n) => n.score >= COSINE_FLOOR)
+          nearest = semantic.query(qv, CANDIDATES, allowed)
+          // Averaged word vectors put loosely related posts near 0.4; keep those close to the best match only.
+          const floor = Math.max(COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
+          nearest = nearest.filter((n) => n.score >= floor)
         } catch (e) {
           deps.log?.warn('search: the embedding model failed; lexical results only', e)
           notes.push('Meaning-based matching was unavailable for this search; results match your words only.')

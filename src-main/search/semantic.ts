@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import {
-  bookmarkIdsExisting, embeddingInputs, embeddingsFor, idsWithoutEmbedding, iterateEmbeddings, searchQueuePeek, searchQueueRemove,
-  searchQueueSize, transaction, upsertEmbedding, type Db, type StoredEmbedding,
+  searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchIdsWithoutEmbedding, searchIterateEmbeddings, searchQueuePeek, searchQueueRemove,
+  searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createVectorIndex, type VectorIndex } from './vector-index.ts'
@@ -25,7 +25,7 @@ export interface SemanticIndex {
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
 
-const toFloat = (e: StoredEmbedding): Float32Array => {
+const toFloat = (e: SearchStoredEmbedding): Float32Array => {
   if (e.encoding === 'f32') {
     const copy = new Uint8Array(e.vector) // aligned copy
     return new Float32Array(copy.buffer, 0, e.dim)
@@ -47,17 +47,17 @@ export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: E
   const load = () => {
     if (index) return
     if (dim) ensure(dim)
-    for (const rows of iterateEmbeddings(db, embedder.model)) {
+    for (const rows of searchIterateEmbeddings(db, embedder.model)) {
       for (const r of rows) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
     }
   }
 
   /** Brings these posts' vectors up to date; returns nothing, removes deleted posts from memory. */
   const refresh = (ids: number[]) => {
-    const alive = new Set(bookmarkIdsExisting(db, ids))
+    const alive = new Set(searchExistingIds(db, ids))
     for (const id of ids) if (!alive.has(id)) { index?.remove(id); missing.delete(id) }
-    const inputs = embeddingInputs(db, [...alive])
-    const stored = new Map(embeddingsFor(db, embedder.model, [...alive]).map((e) => [e.bookmarkId, e]))
+    const inputs = searchEmbeddingInputs(db, [...alive])
+    const stored = new Map(searchEmbeddingsFor(db, embedder.model, [...alive]).map((e) => [e.bookmarkId, e]))
     const writes: Array<{ bookmarkId: number; model: string; vector: Float32Array; contentHash: string }> = []
     for (const { id, input } of inputs) {
       const hash = inputHash(input)
@@ -76,7 +76,7 @@ export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: E
       }
     }
     transaction(db, () => {
-      for (const w of writes) upsertEmbedding(db, w)
+      for (const w of writes) searchUpsertEmbedding(db, w)
       searchQueueRemove(db, ids)
     })
   }
@@ -101,16 +101,16 @@ export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: E
     async backfill({ batch = 64, signal } = {}) {
       catchUp(Infinity)
       if (embedder.embedNow) return { embedded: 0 }
-      for (const id of idsWithoutEmbedding(db, embedder.model)) missing.add(id)
+      for (const id of searchIdsWithoutEmbedding(db, embedder.model)) missing.add(id)
       let embedded = 0
       while (missing.size > 0) {
         signal?.throwIfAborted()
         const ids = [...missing].slice(0, batch)
-        const inputs = embeddingInputs(db, ids)
+        const inputs = searchEmbeddingInputs(db, ids)
         const vectors = await embedder.embed(inputs.map((i) => i.input), signal)
         transaction(db, () => {
           inputs.forEach(({ id, input }, i) => {
-            upsertEmbedding(db, { bookmarkId: id, model: embedder.model, vector: vectors[i], contentHash: inputHash(input) })
+            searchUpsertEmbedding(db, { bookmarkId: id, model: embedder.model, vector: vectors[i], contentHash: inputHash(input) })
             ensure(vectors[i].length).upsert(id, vectors[i])
           })
         })

@@ -150,12 +150,12 @@ export const searchQueueRemove = (db: Db, ids: readonly number[]): void => {
 export const searchQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_queue').pluck().get() as number
 
 /** The text a post's sentence vector is made from: its words, tags, summary and some image text. */
-export const embeddingInputs = (db: Db, ids: readonly number[]): Array<{ id: number; input: string }> =>
+export const searchEmbeddingInputs = (db: Db, ids: readonly number[]): Array<{ id: number; input: string }> =>
   ids.length === 0 ? [] : stmt(db, `SELECT d.id, concat_ws(' ', d.text, d.tags, d.summary, substr(d.ocr, 1, 400)) AS input
     FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ id: number; input: string }>
 
 /** Posts with no current vector for `model` among `ids`. */
-export interface StoredEmbedding {
+export interface SearchStoredEmbedding {
   bookmarkId: number
   dim: number
   encoding: 'f32' | 'i8'
@@ -163,30 +163,30 @@ export interface StoredEmbedding {
   contentHash: string
 }
 
-export const embeddingsFor = (db: Db, model: string, ids: readonly number[]): StoredEmbedding[] =>
+export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[]): SearchStoredEmbedding[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
-    FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as StoredEmbedding[]
+    FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as SearchStoredEmbedding[]
 
 /** All vectors of one model, a batch at a time (keyset paging on the primary key). */
-export function* iterateEmbeddings(db: Db, model: string, batch = 2000): Generator<StoredEmbedding[]> {
+export function* searchIterateEmbeddings(db: Db, model: string, batch = 2000): Generator<SearchStoredEmbedding[]> {
   let after = -1
   for (;;) {
     const rows = stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
-      FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?`).all(model, after, batch) as StoredEmbedding[]
+      FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?`).all(model, after, batch) as SearchStoredEmbedding[]
     if (rows.length === 0) return
     yield rows
     after = rows[rows.length - 1].bookmarkId
   }
 }
 
-export function upsertEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
+export function searchUpsertEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
   stmt(db, `INSERT INTO embeddings(bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)
     ON CONFLICT(bookmark_id, model) DO UPDATE SET dim = excluded.dim, encoding = 'f32', vector = excluded.vector,
     content_hash = excluded.content_hash`)
     .run(e.bookmarkId, e.model, e.vector.length, Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength), e.contentHash)
 }
 
-export const bookmarkIdsExisting = (db: Db, ids: readonly number[]): number[] =>
+export const searchExistingIds = (db: Db, ids: readonly number[]): number[] =>
   stmt(db, 'SELECT id FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))').pluck().all(idList(ids)) as number[]
 
 // --- categories and result rows -------------------------------------------------------------------
@@ -244,6 +244,6 @@ export function searchQuickRanked(db: Db, match: string, limit: number): Array<{
 }
 
 /** Posts with no vector at all for `model`. */
-export const idsWithoutEmbedding = (db: Db, model: string): number[] =>
+export const searchIdsWithoutEmbedding = (db: Db, model: string): number[] =>
   stmt(db, 'SELECT b.id FROM bookmarks b WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = ?)')
     .pluck().all(model) as number[]
