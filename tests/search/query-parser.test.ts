@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { parseQuery } from '../../src-main/search/index.ts'
+import { createDotKernel } from '../../src-main/search/dot-kernel.ts'
+import { createSpeller, prefixDistance } from '../../src-main/search/spelling.ts'
+import { createVectorIndex } from '../../src-main/search/vector-index.ts'
+
+const NOW = Date.UTC(2024, 4, 15, 9) // Wednesday 15 May 2024
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString().slice(0, 10))
+const range = (q: string) => {
+  const p = parseQuery(q, NOW)
+  return [iso(p.dates?.after), iso(p.dates?.before), p.dates?.label]
+}
+
+describe('parseQuery', () => {
+  it('takes authors, categories, media, phrases and minus words out of the free text', () => {
+    const p = parseQuery('find that post about "rust async" from:@Alice in:dev-tools has:image -crypto tokio runtime', NOW)
+    expect(p).toMatchObject({
+      author: 'alice', category: 'dev-tools', has: ['image'], phrases: ['rust async'], excluded: ['crypto'],
+      terms: ['tokio', 'runtime'], text: 'find that post about tokio runtime',
+    })
+    expect(p.parts.map((x) => x.kind)).toEqual(['phrase', 'author', 'category', 'media', 'exclude'])
+    expect(parseQuery('threads by @simonw about llms', NOW)).toMatchObject({ author: 'simonw', terms: ['threads', 'llms'] })
+    expect(parseQuery('from @karpathy', NOW).author).toBe('karpathy')
+    expect(parseQuery('in:"Dev Tools" sqlite', NOW).category).toBe('Dev Tools')
+    expect(parseQuery('recipes in the cooking category', NOW)).toMatchObject({ category: 'cooking', terms: ['recipes'] })
+    expect(parseQuery('-"hot take" opinions', NOW).excluded).toEqual(['hot take'])
+  })
+
+  it('treats media words as hints, not filters', () => {
+    const p = parseQuery('the screenshot of a benchmark chart', NOW)
+    expect(p.has).toEqual([])
+    expect(p.mediaHints).toEqual(['image'])
+    expect(p.terms).toContain('benchmark')
+    expect(parseQuery('has:video talk', NOW).mediaHints).toEqual([])
+  })
+
+  it('reads dates and relative time phrases as UTC ranges', () => {
+    expect(range('last month')).toEqual(['2024-04-01', '2024-05-01', 'last month'])
+    expect(range('last year')).toEqual(['2023-01-01', '2024-01-01', 'last year'])
+    expect(range('this week')).toEqual(['2024-05-13', null, 'this week'])
+    expect(range('last week')).toEqual(['2024-05-06', '2024-05-13', 'last week'])
+    expect(range('2023')).toEqual(['2023-01-01', '2024-01-01', '2023'])
+    expect(range('in March 2024')).toEqual(['2024-03-01', '2024-04-01', 'March 2024'])
+    expect(range('in march')).toEqual(['2024-03-01', '2024-04-01', 'March 2024'])
+    expect(range('in june')).toEqual(['2023-06-01', '2023-07-01', 'June 2023'])
+    expect(range('since 2022')).toEqual(['2022-01-01', null, 'since 2022'])
+    expect(range('before:2023-05')).toEqual([null, '2023-05-01', 'before May 2023'])
+    expect(range('after:2023-05-02')).toEqual(['2023-05-03', null, 'after 2023-05-02'])
+    expect(range('in the last 7 days')).toEqual(['2024-05-08', null, 'in the last 7 days'])
+    expect(range('since 2022 before:2023-06')).toEqual(['2022-01-01', '2023-06-01', 'since 2022, before June 2023'])
+  })
+
+  it('leaves ordinary words that look like months alone', () => {
+    const p = parseQuery('you may like this march of progress', NOW)
+    expect(p.dates).toBeNull()
+    expect(p.terms).toEqual(['may', 'march', 'progress'])
+    expect(parseQuery('windows 95 nostalgia', NOW).dates).toBeNull()
+  })
+})
+
+describe('spelling fallback', () => {
+  it('measures distance against the best prefix of the word', () => {
+    expect(prefixDistance('compresion', 'compress', 2)).toBe(1)
+    expect(prefixDistance('databse', 'databas', 2)).toBe(1)
+    expect(prefixDistance('catastrophe', 'cat', 2)).toBeGreaterThan(2)
+  })
+
+  it('prefers the closest term, then the more common one', () => {
+    const s = createSpeller([{ term: 'kubernet', doc: 3 }, { term: 'kubectl', doc: 9 }, { term: 'postgr', doc: 5 }, { term: 'postman', doc: 50 }])
+    expect(s.correct('kuberntes')).toBe('kubernet')
+    expect(s.correct('postgers')).toBe('postgr')
+    expect(s.correct('zzzzzz')).toBeNull()
+    expect(s.correct('cat')).toBeNull()
+  })
+})
+
+describe('vector index', () => {
+  it('computes the same int8 dot products in WebAssembly SIMD and in plain JS', () => {
+    const simd = createDotKernel()
+    const js = createDotKernel({ preferSimd: false })
+    expect(js.simd).toBe(false)
+    const outs = [simd, js].map((k) => {
+      const v = k.reserve(300, 112)
+      for (let i = 0; i < v.matrix.length; i++) v.matrix[i] = ((i * 7919) % 255) - 127
+      for (let i = 0; i < 112; i++) v.query[i] = ((i * 31) % 255) - 127
+      k.run(300, 112)
+      return Array.from(v.out)
+    })
+    expect(outs[0]).toEqual(outs[1])
+    let expected = 0
+    for (let k = 0; k < 112; k++) expected += (((k * 31) % 255) - 127) * (((k * 7919) % 255) - 127)
+    expect(outs[0][0]).toBe(expected)
+  })
+
+  it('finds nearest neighbours by cosine, honours removals and the allowed set', () => {
+    const idx = createVectorIndex({ dim: 3, initialCapacity: 2 })
+    idx.upsert(1, Float32Array.of(1, 0, 0))
+    idx.upsert(2, Float32Array.of(0.7, 0.7, 0))
+    idx.upsert(3, Float32Array.of(0, 0, 1))
+    idx.upsert(4, Float32Array.of(-1, 0, 0))
+    const q = Float32Array.of(1, 0.1, 0)
+    const hits = idx.search(q, 3)
+    expect(hits.map((h) => h.id)).toEqual([1, 2, 3])
+    expect(hits[0].score).toBeCloseTo(0.995, 2)
+    expect(hits[1].score).toBeCloseTo(0.774, 2)
+    idx.remove(1)
+    expect(idx.size).toBe(3)
+    expect(idx.search(q, 1)[0].id).toBe(2)
+    expect(idx.search(q, 2, new Set([3, 4])).map((h) => h.id)).toEqual([3, 4])
+    idx.upsert(2, Float32Array.of(0, 0, -1))
+    expect(idx.search(q, 1)[0].id).toBe(3)
+  })
+})
