@@ -107,7 +107,7 @@ describe('vector index', () => {
     expect(idx.size).toBe(3)
     expect(idx.search(q, 1)[0].id).toBe(2)
     expect(idx.search(q, 2, new Set([3, 4])).map((h) => h.id)).toEqual([3, 4])
-    idx.upsert(2, Float32Array.of(0, 0, -1))
+    idx.upsert(2, Float32Array.of(-0.5, 0, -1))
     expect(idx.search(q, 1)[0].id).toBe(3)
   })
 })
