@@ -1,5 +1,5 @@
-import { z } from 'zod'
-import { EXPORT_FORMATS, type ExportFormat } from './schemas/export.ts'
+// No runtime imports: the preload bundles this file and must stay a few lines of CommonJS.
+import type { ExportFormat } from './schemas/export.ts'
 
 export type { ExportFormat }
 
@@ -37,9 +37,5 @@ export const DESKTOP_CHANNELS = {
   libraryChanged: 'sheaf:library-changed',
 } as const satisfies Record<Exclude<keyof SheafDesktopApi, 'isDesktop' | 'onLibraryChanged'> | 'libraryChanged', `sheaf:${string}`>
 
-export const zExportFormat = z.enum(EXPORT_FORMATS)
-export const zOpenAtLogin = z.boolean()
-
-/** POST /api/auth/desktop: the one-time token the desktop main process gave its window. */
-export const zDesktopLoginBody = z.object({ token: z.string().min(16).max(200) }).strict()
+/** POST /api/auth/desktop ({token}) or GET ?token=: the one-time sign-in of the desktop window. */
 export const DESKTOP_LOGIN_PATH = '/api/auth/desktop'

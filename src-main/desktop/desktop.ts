@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
-import { DESKTOP_CHANNELS as C, zExportFormat, zOpenAtLogin, type DesktopImportResult, type ExportFormat } from '../../src-shared/desktop-api.ts'
+import { DESKTOP_CHANNELS as C, type DesktopImportResult, type ExportFormat } from '../../src-shared/desktop-api.ts'
+import { zExportFormat, zOpenAtLogin } from '../../src-shared/schemas/desktop.ts'
 import type { DesktopBackend } from './backend.ts'
 import type { BrowserWindow, ElectronApi } from './electron-api.ts'
 import { createIpc } from './ipc.ts'

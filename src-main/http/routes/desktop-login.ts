@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono'
-import { zDesktopLoginBody } from '../../../src-shared/desktop-api.ts'
+import { zDesktopLoginBody } from '../../../src-shared/schemas/desktop.ts'
 import type { Sessions } from '../../auth/index.ts'
 import type { LocalLogin } from '../../local-login/index.ts'
 import type { AppEnv } from '../app-env.ts'
