@@ -18,11 +18,20 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on', undefined)
     .option('--port <port>', 'port; 0 picks a free one', (v) => Number(v))
     .option('--no-ui', 'serve the API only')
-    .action(async (o: { host?: string; port?: number; ui: boolean }, cmd: Command) => {
+    .option('--lan', 'also share on the home network over HTTPS for this run (see docs/lan.md)')
+    .action(async (o: { host?: string; port?: number; ui: boolean; lan?: boolean }, cmd: Command) => {
       const uiDir = o.ui ? (process.env.SHEAF_UI_DIR ?? (existsSync(BUILT_UI) ? BUILT_UI : null)) : null
       const { serve } = await import('../app/index.ts')
       const { sheaf, server } = await serve({ host: o.host, port: o.port, dataDir: cmd.optsWithGlobals().dataDir, uiDir })
       if (!uiDir && o.ui) sheaf.log.warn('the UI is not built (run `npm run build:web`); serving the API only')
+      const lan = o.lan
+        ? await sheaf.lan.start().catch(async (e: Error) => {
+          await server.close()
+          await sheaf.close()
+          throw e
+        })
+        : await sheaf.lan.resume()
+      if (lan.running) process.stdout.write(`sharing on the home network at ${lan.urls[0]} (certificate SHA-256 ${lan.fingerprint})\n`)
       const stop = async () => {
         sheaf.log.info('shutting down')
         await server.close()
