@@ -35,6 +35,8 @@ export interface AppOverrides {
   lanNetwork?: LanNetwork
   /** Reorders and explains search results (tests pass a fake; a configured AI provider later). */
   reranker?: Reranker | null
+  /** Multiplies the pipeline's batch sizes (tests use small batches to see work committed batch by batch). */
+  pipelineBatchScale?: number
 }
 
 export interface SheafApp {
@@ -74,7 +76,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const extraHosts = new Set(config.allowedHosts)
     const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: process.env.SHEAF_CLAUDE_PATH })
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
-    const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport() })
+    const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport(), batchScale: overrides.pipelineBatchScale })
     // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
     const library = createLibrary({ db, clock, onImported: (ids) => pipeline.onImported(ids) })
     // Capabilities are created here and their routes listed below, one line each.

@@ -69,6 +69,14 @@ export function ossReportOf(entities: Entities): OssReport | null {
   return { host: repo.host, owner: repo.owner, name: repo.name, url: repo.url, language, topics: entities.topics.slice(0, 8) }
 }
 
+function fallbackTags(post: EnginePost, e: Entities): string[] {
+  if (e.domains.length) return [e.domains[0]]
+  const m = post.media[0]?.type
+  if (m) return [m === 'photo' ? 'image' : 'video']
+  if (e.mentions.length) return ['conversation']
+  return ['note']
+}
+
 export function createEngine(config: EngineConfig): EngineState & {
   entities(posts: EnginePost[]): Array<{ id: number; entities: Entities }>
   semantic(items: Array<{ post: EnginePost; entities?: Entities | null }>): SemanticResult[]
@@ -96,6 +104,8 @@ export function createEngine(config: EngineConfig): EngineState & {
       const ents = entities ?? extractEntities(p, { doc })
       const sentiment = classifySentiment(post.text, { doc })
       const tags = suggestTags(p, ents, { vocab: state.vocab })
+      // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
+      if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
       const summary = summarize(p, { ocrText: post.imageText })
       const action = classifyAction(p, ents, sentiment)
       const vector = embedText([postText(p), post.imageText ?? '', ...tags].join(' '))

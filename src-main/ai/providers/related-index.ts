@@ -120,7 +120,8 @@ export function buildRelatedIndex({ ids, dim, vectors, keys }: RelatedIndexInput
       }
       // Every post gets its nearest neighbours; those under minScore only when nothing closer exists.
       const strong = best.filter((b) => b.s >= minScore)
-      const chosen = strong.length > 0 ? strong : best.filter((b) => b.s > 0).slice(0, 3)
+      const positive = best.filter((b) => b.s > 0)
+      const chosen = strong.length > 0 ? strong : (positive.length > 0 ? positive : best).slice(0, 3)
       return chosen.map((b) => ({ id: ids[b.j], score: Math.round(b.s * 1000) / 1000 }))
     },
   }

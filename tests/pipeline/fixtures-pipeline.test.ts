@@ -1,0 +1,89 @@
+import { readdirSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ACTIONS, SENTIMENTS } from '../../src-shared/schemas/bookmarks.ts'
+import { zPipelineEvent, type PipelineEvent } from '../../src-shared/schemas/pipeline.ts'
+import { signedIn, type Client } from '../support/client.ts'
+import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { startTestServer, type TestServer } from '../support/server.ts'
+import { importFile, readStream } from './helpers.ts'
+
+/** The issue's "done": a fresh install, no AI configured, import the real exports, run, watch, inspect. */
+describe.skipIf(!hasSharedFixtures)('the local pipeline over the real fixture exports', () => {
+  if (!hasSharedFixtures) console.warn('skipping: ../shared/fixtures is absent')
+  let t: TestServer
+  let admin: Client
+  let events: PipelineEvent[]
+  let contentType: string | null
+  let ids: number[]
+
+  beforeAll(async () => {
+    t = await startTestServer()
+    admin = await signedIn(t, 'admin')
+    // No network here: work from alt text instead of downloading images; run the job by hand.
+    expect((await admin.put('/api/settings', { fetchMedia: false, autoRunAfterImport: false })).status).toBe(200)
+    const files = [
+      ...readdirSync(sharedFixture('exports/graphql')).map((f) => sharedFixture('exports/graphql', f)),
+      sharedFixture('exports/flat/x_bookmarks_fetchpy_excerpt.json'),
+      sharedFixture('exports/derived/twillot_bookmarks.json'),
+    ]
+    for (const f of files) await importFile(admin, f)
+    const start = await admin.post('/api/categorize', {})
+    expect(start.status).toBe(200)
+    expect(start.body.status).toBe('started')
+    ;({ events, contentType } = await readStream(admin))
+    ids = (t.sheaf.db.$client.prepare('SELECT id FROM bookmarks ORDER BY id').pluck().all() as number[])
+  }, 240_000)
+  afterAll(async () => t?.close())
+
+  it('streams the four stages in order, then complete', () => {
+    expect(contentType).toMatch(/^text\/event-stream/)
+    for (const e of events) zPipelineEvent.parse(e)
+    const order = ['entity_extraction', 'vision_analysis', 'semantic_tagging', 'categorization', 'complete']
+    const seen = events.map((e) => order.indexOf(e.stage))
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    expect(new Set(events.map((e) => e.stage))).toEqual(new Set(order))
+    const last = events.at(-1)!
+    expect(last).toEqual({ stage: 'complete', progress: 100, processed: ids.length, errors: 0 })
+  })
+
+  it('gives every post entities, tags, a summary, a sentiment, an action, related posts and categories', async () => {
+    expect(ids.length).toBeGreaterThan(100)
+    const entities = new Map((t.sheaf.db.$client.prepare('SELECT bookmark_id, entities FROM knowledge').all() as Array<{ bookmark_id: number; entities: string }>)
+      .map((r) => [r.bookmark_id, JSON.parse(r.entities)]))
+    for (const id of ids) {
+      const res = await admin.get(`/api/bookmarks/${id}`)
+      expect(res.status).toBe(200)
+      const k = res.body.knowledge
+      expect(k, `post ${id}`).not.toBeNull()
+      expect(k.summary.length).toBeGreaterThan(0)
+      expect(k.tags.length).toBeGreaterThan(0)
+      expect(SENTIMENTS).toContain(k.sentiment)
+      expect(ACTIONS).toContain(k.action)
+      expect(k.confidence).toBeGreaterThanOrEqual(0)
+      expect(k.relatedIds.length).toBeGreaterThan(0)
+      expect(k.relatedIds).not.toContain(id)
+      expect(Date.parse(k.analyzedAt)).not.toBeNaN()
+      expect(res.body.categories.length).toBeGreaterThanOrEqual(1)
+      expect(res.body.categories.length).toBeLessThanOrEqual(3)
+      const e = entities.get(id)
+      expect(e).toMatchObject({ hashtags: expect.any(Array), tools: expect.any(Array), people: expect.any(Array), kind: expect.any(String) })
+      if (e.repos.length > 0) expect(k.ossReport).toMatchObject({ host: e.repos[0].host, owner: e.repos[0].owner, name: e.repos[0].name })
+      else expect(k.ossReport).toBeNull()
+    }
+  }, 120_000)
+
+  it('stores a sentence vector per post with the model name, and tags in one vocabulary', () => {
+    const n = t.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'sheaf-wv100' AND dim = 100").pluck().get()
+    expect(n).toBe(ids.length)
+    const tags = t.sheaf.db.$client.prepare('SELECT name FROM tags').pluck().all() as string[]
+    const lower = tags.map((x) => x.toLowerCase())
+    expect(new Set(lower).size).toBe(tags.length)
+  })
+
+  it('runs incrementally: a second start has nothing left to do', async () => {
+    const again = await admin.post('/api/categorize', {})
+    expect(again.body).toMatchObject({ status: 'started', totalBookmarks: 0 })
+    const { events: ev } = await readStream(admin)
+    expect(ev.at(-1)).toEqual({ stage: 'complete', progress: 100, processed: 0, errors: 0 })
+  })
+})
