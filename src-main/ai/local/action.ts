@@ -27,7 +27,7 @@ export type Action = (typeof ACTIONS)[number]
 type PostLike = Pick<NormalizedPost, 'text' | 'media' | 'urls'>
 
 const REFERENCE_CUES = /\b(tutorial|guide|cheat ?sheet|docs|documentation|reference|roadmap|course|handbook|playbook|step[- ]by[- ]step|how to|how-to|explained|checklist|resources|template|bookmark this|save this|cookbook|primer|crash course|interview questions|best practices)\b/i
-const LIST_CUE = /(^|\n)\s*(\d{1,2}[.)/]|[-•▪◦✅→👉]\s)/g
+const LIST_CUE = /(^|\n)\s*(\d{1,2}[.)/]|[-•▪◦✅→👉]\s)/gu
 const TRY_CUES = /\b(try (it|this|out)|install|npm i|pip install|brew install|cargo add|open[- ]source[ds]?|just (launched|released|shipped|dropped)|now available|introducing|(is|are|was|been) released|launching|public beta|beta access|free tier|sign up|get started|self[- ]host(ed)?|cli|plugin|extension|repo)\b/i
 const WATCH_CUES = /\b(watch|livestream|live stream|video|talk|keynote|podcast|episode|webinar|stream|trailer|demo)\b/i
 const READ_CUES = /\b(article|essay|paper|blog post|blog|newsletter|read (more|it|this)|long read|deep dive|report|study|research|whitepaper|write-?up|story)\b/i

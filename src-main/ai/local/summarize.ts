@@ -9,7 +9,8 @@ export type SummarizeOptions = { ocrText?: string | null }
 const tidy = (s: string): string =>
   s
     .replace(EMOJI_RE, ' ')
-    .replace(/[\u{FE0F}\u{200D}\u{20E3}\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}]/gu, '')
+    // leftovers of emoji sequences: variation selectors, joiners, keycaps, skin tones, flag letters
+    .replace(/\uFE0F|\u200D|\u20E3|[\u{1F3FB}-\u{1F3FF}]|[\u{1F1E6}-\u{1F1FF}]/gu, '')
     // trailing hashtag runs and arrows ("Read more ⤵️ #Chirp") are noise in a summary
     .replace(/(?:\s*#[\p{L}\p{N}_]+)+\s*$/u, '')
     .replace(/[👇⬇⤵➡→]+/gu, ' ')

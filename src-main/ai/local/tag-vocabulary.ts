@@ -105,12 +105,18 @@ export const createTagVocabulary = (existing: string[] = [], deps: TagVocabulary
     else byPrefix.set(p, [surface])
   }
 
+  // Once a raw form has a canonical tag it keeps it, so repeated tags skip the matching work.
+  const seen = new Map<string, string>()
   const normalize = (raw: string): string => {
-    const known = lookup(raw)
-    if (known) return known
-    const surface = canonicalSurface(raw)
-    if (surface) add(surface)
-    return surface
+    const cached = seen.get(raw)
+    if (cached !== undefined) return cached
+    let tag = lookup(raw)
+    if (!tag) {
+      tag = canonicalSurface(raw)
+      if (tag) add(tag)
+    }
+    if (seen.size < 100_000) seen.set(raw, tag)
+    return tag
   }
 
   for (const t of existing) normalize(t)

@@ -20,7 +20,7 @@ const meme = async () => {
   return sharp(noise).composite([{ input: overlay }]).png().toBuffer()
 }
 
-const photo = () => sharp({ create: { width: 1200, height: 800, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 70 } } }).jpeg().toBuffer()
+const photo = () => sharp({ create: { width: 1200, height: 800, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } } }).jpeg().toBuffer()
 
 describe('OCR and visual tags', () => {
   const ocr = createOcr()

@@ -1,0 +1,82 @@
+/**
+ * Throughput of the offline toolkit, single-threaded: entities + sentiment + tags + summary + action
+ * + embedding + categories per post (OCR excluded), over generated posts and over the real posts in
+ * ../shared/fixtures. Prints JSON: posts/s overall, ms per post per stage, peak RSS.
+ *   node bench/local-pipeline.ts [N=5000]
+ */
+import { existsSync } from 'node:fs'
+import type { NormalizedPost } from '../src-shared/schemas/posts.ts'
+import { DEFAULT_CATEGORIES } from '../src-shared/categories.ts'
+import {
+  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, embedText, extractEntities, readText, suggestTags, summarize,
+} from '../src-main/ai/local/index.ts'
+import { postText } from '../src-main/ai/local/categorizer.ts'
+import { generatePosts } from './generate-library.ts'
+import { GRAPHQL_DIR, readFixturePosts, readFlatExcerpt } from '../tests/ai/local/fixture-posts.ts'
+
+const STAGES = ['nlp', 'entities', 'sentiment', 'tags', 'summary', 'action', 'embedding', 'categories'] as const
+
+const run = (posts: NormalizedPost[]) => {
+  const categorizer = createCategorizer({ categories: DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 })) })
+  const vocab = createTagVocabulary()
+  const ms = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>
+  let t = 0
+  const lap = (s: (typeof STAGES)[number]) => {
+    const now = performance.now()
+    ms[s] += now - t
+    t = now
+  }
+  const start = performance.now()
+  for (const p of posts) {
+    t = performance.now()
+    const doc = readText(p.text)
+    lap('nlp')
+    const entities = extractEntities(p, { doc })
+    lap('entities')
+    const sentiment = classifySentiment(p.text, { doc })
+    lap('sentiment')
+    const tags = suggestTags(p, entities, { vocab })
+    lap('tags')
+    summarize(p)
+    lap('summary')
+    classifyAction(p, entities, sentiment)
+    lap('action')
+    const vector = embedText(`${postText(p)} ${tags.join(' ')}`)
+    lap('embedding')
+    categorizer.classify(p, entities, tags, vector)
+    lap('categories')
+  }
+  const total = performance.now() - start
+  return {
+    posts: posts.length,
+    postsPerSecond: Math.round(posts.length / (total / 1000)),
+    msPerPost: Object.fromEntries(STAGES.map((s) => [s, +(ms[s] / posts.length).toFixed(4)])),
+    distinctTags: vocab.tags().length,
+  }
+}
+
+const n = Number(process.argv[2] ?? 5000)
+const loadStart = performance.now()
+// Load every table once (wink model, compromise, gazetteer, vectors, sentiment model) before timing.
+for (const p of generatePosts(20, 7)) {
+  extractEntities(p)
+  classifySentiment(p.text)
+  embedText(p.text)
+}
+const warmupMs = Math.round(performance.now() - loadStart)
+const generated = run(generatePosts(n, 42))
+let real: ReturnType<typeof run> | { skipped: string }
+if (existsSync(GRAPHQL_DIR)) {
+  const posts = [...readFixturePosts(), ...readFlatExcerpt()]
+  // The real set is small; repeat it so the timing is stable.
+  real = { ...run(Array.from({ length: Math.ceil(2000 / posts.length) }, () => posts).flat()), posts: posts.length } as ReturnType<typeof run>
+} else {
+  real = { skipped: `fixtures absent: ${GRAPHQL_DIR}` }
+}
+console.log(
+  JSON.stringify(
+    { bench: 'local-pipeline', node: process.version, warmupMs, generated, real, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) },
+    null,
+    2,
+  ),
+)
