@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { zCreateInviteBody, zEmail, zName, zPassword, zRole } from '../../src-shared/schemas/users.ts'
-import type { SheafApp } from '../app/index.ts'
+import type { Accounts } from '../app/open-accounts.ts'
 import { readPassword } from './prompt.ts'
 
 type Opts = Record<string, string | boolean | undefined>
@@ -14,12 +14,12 @@ const valid = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | 
   return r.data
 }
 
-/** Loaded on first use, so `--help` and usage errors answer without opening the whole app. */
-const loadApp = () => import('../app/index.ts')
+/** Loaded on first use, so `--help` and usage errors answer without opening the library. */
+const loadAccounts = () => import('../app/open-accounts.ts')
 
-async function withApp<T>(cmd: Command, fn: (sheaf: SheafApp) => Promise<T> | T): Promise<T> {
-  const { openForCli } = await loadApp()
-  const sheaf = await openForCli(cmd.optsWithGlobals().dataDir as string | undefined)
+async function withApp<T>(cmd: Command, fn: (sheaf: Accounts) => Promise<T> | T): Promise<T> {
+  const { openAccounts } = await loadAccounts()
+  const sheaf = await openAccounts(cmd.optsWithGlobals().dataDir as string | undefined)
   try {
     return await fn(sheaf)
   } finally {
@@ -27,7 +27,7 @@ async function withApp<T>(cmd: Command, fn: (sheaf: SheafApp) => Promise<T> | T)
   }
 }
 
-const findUser = (sheaf: SheafApp, email: string) => {
+const findUser = (sheaf: Accounts, email: string) => {
   const user = sheaf.auth.users.findByEmail(email)
   if (!user) throw new Error(`no user with the e-mail ${email} (see \`sheaf user list\`)`)
   return user
