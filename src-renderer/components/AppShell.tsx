@@ -59,7 +59,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       <div className="main-col">
         <header className="topbar">
           <button type="button" className="icon-btn menu-btn" onClick={() => setNav(!navOpen)} aria-label="Open menu" aria-expanded={navOpen}><Icon name="menu" /></button>
-          <button type="button" className="palette-trigger" onClick={() => setPalette(true)} aria-label="Search and commands (Ctrl+K)">
+          <button type="button" className="palette-trigger" onClick={() => setPalette(true)} aria-keyshortcuts="Control+K">
             <Icon name="search" size={16} />
             <span>Search or jump to…</span>
             <kbd>Ctrl K</kbd>

@@ -6,6 +6,9 @@ import { useRouterStore } from '../stores/router.ts'
 import { useStatsStore } from '../stores/stats.ts'
 import { Icon } from './Icon.tsx'
 
+// A stable empty list: a selector returning a fresh [] would re-render forever.
+const NO_SOURCES: { source: string; count: number }[] = []
+
 const SORT_LABELS: Record<string, string> = { newest: 'Newest first', oldest: 'Oldest first', popular: 'Most popular' }
 const MEDIA_LABELS: Record<string, string> = { '': 'Any media', any: 'With media', photo: 'Photos', video: 'Videos', none: 'No media' }
 
@@ -13,7 +16,7 @@ const MEDIA_LABELS: Record<string, string> = { '': 'Any media', any: 'With media
 export function FilterBar({ params }: { params: URLSearchParams }) {
   const setQuery = useRouterStore((s) => s.setQuery)
   const categories = useCategoriesStore((s) => s.categories)
-  const sources = useStatsStore((s) => s.stats?.bySource ?? [])
+  const sources = useStatsStore((s) => s.stats?.bySource) ?? NO_SOURCES
   const [q, setQ] = useState(params.get('q') ?? '')
   const [author, setAuthor] = useState(params.get('author') ?? '')
   const [open, setOpen] = useState(false)

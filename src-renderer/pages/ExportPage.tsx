@@ -14,6 +14,9 @@ const FORMAT_INFO: Record<ExportFormat, { title: string; text: string }> = {
   markdown: { title: 'Markdown', text: 'One note per post, in folders by category (a zip). Good for Obsidian.' },
 }
 
+// A stable empty list: a selector returning a fresh [] would re-render forever.
+const NO_SOURCES: { source: string; count: number }[] = []
+
 export function ExportPage() {
   const [format, setFormat] = useState<ExportFormat>('json')
   const [category, setCategory] = useState('')
@@ -23,7 +26,7 @@ export function ExportPage() {
   const [busy, setBusy] = useState(false)
   const [last, setLast] = useState<string | null>(null)
   const categories = useCategoriesStore((s) => s.categories)
-  const sources = useStatsStore((s) => s.stats?.bySource ?? [])
+  const sources = useStatsStore((s) => s.stats?.bySource) ?? NO_SOURCES
   useEffect(() => {
     void useCategoriesStore.getState().load()
     void useStatsStore.getState().load()

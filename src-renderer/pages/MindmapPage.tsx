@@ -160,8 +160,8 @@ export function MindmapPage() {
                   role="button" tabIndex={0} aria-expanded={open} aria-label={`${c.label}, ${c.count ?? 0} posts. ${open ? 'Collapse' : 'Expand'}`}
                   onClick={() => void toggle(c)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void toggle(c) } }}>
                   <circle r={p.r} style={{ fill: c.color ?? 'var(--muted-bg)' }} />
-                  <text x={outward ? p.r + 8 : -p.r - 8} y={4} textAnchor={outward ? 'start' : 'end'} className="mm-cat-label">{c.label}</text>
-                  <text y={4} textAnchor="middle" className="mm-cat-count">{fmtNumber(c.count ?? 0)}</text>
+                  <text x={outward ? p.r + 8 : -p.r - 8} y={4} textAnchor={outward ? 'start' : 'end'} className="mm-cat-label" aria-hidden="true">{c.label}</text>
+                  <text y={4} textAnchor="middle" className="mm-cat-count" aria-hidden="true">{fmtNumber(c.count ?? 0)}</text>
                   {expanded[c.id]?.loading && <circle r={p.r + 6} className="mm-loading" />}
                 </g>
               )
@@ -175,7 +175,7 @@ export function MindmapPage() {
                 {hover === node.id && (
                   <g className="mm-tip">
                     <rect x={12} y={-14} width={Math.min(320, node.label.length * 6.4 + 16)} height={26} rx={6} />
-                    <text x={20} y={4}>{node.label.length > 48 ? `${node.label.slice(0, 47)}…` : node.label}</text>
+                    <text x={20} y={4} aria-hidden="true">{node.label.length > 48 ? `${node.label.slice(0, 47)}…` : node.label}</text>
                   </g>
                 )}
               </g>

@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
 import { assert, dropFiles, expectNoA11yIssues, fixture, routeExists, shootBoth, skip } from './support.ts'
 
@@ -12,18 +16,21 @@ export interface Ctx {
 
 export interface Journey { name: string; run: (ctx: Ctx) => Promise<void> }
 
+const LIBRARY_SIZE = 1500
 const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' }
 
 async function newPage(ctx: Ctx, viewport = { width: 1280, height: 820 }): Promise<Page> {
   const c = await ctx.browser.newContext({ viewport, acceptDownloads: true, colorScheme: 'light' })
   const p = await c.newPage()
   p.setDefaultTimeout(10_000)
+  p.on('pageerror', (e) => process.stdout.write(`        [page error] ${e.message}\n`))
+  p.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('ERR_NAME_NOT_RESOLVED')) process.stdout.write(`        [console] ${m.text().slice(0, 300)}\n`) })
   ctx.pages = [...(ctx.pages ?? []), p]
   return p
 }
 
 const admin = (ctx: Ctx) => ctx.state.admin ?? skip('needs the admin from the first-run journey')
-const text = (p: Page, sel: string) => p.locator(sel).first().innerText()
+const text = (p: Page, sel: string) => p.locator(sel).first().textContent().then((t) => (t ?? '').trim())
 const navLabels = async (p: Page) => (await p.locator('nav[aria-label="Main"] .nav-link').allInnerTexts()).map((s) => s.trim())
 
 async function register(ctx: Ctx, link: string, who: { name: string; email: string }): Promise<Page> {
@@ -56,8 +63,8 @@ export const JOURNEYS: Journey[] = [
       await p.fill('#confirm', ADMIN.password)
       await p.click('button[type=submit]')
       await p.waitForURL((u) => u.pathname === '/import')
-      assert((await text(p, '.me-role')) === 'admin', 'the first account is an admin')
       ctx.state.admin = p
+      assert((await text(p, '.me-role')) === 'admin', 'the first account is an admin')
     },
   },
   {
@@ -81,9 +88,16 @@ export const JOURNEYS: Journey[] = [
       await p.waitForURL((u) => u.pathname === '/import')
       await p.locator('.upload-done').nth(1).waitFor({ timeout: 30_000 })
       const imported = await p.locator('.upload .result-figures div:first-child dd').allInnerTexts()
-      assert(imported.length === 2 && imported.every((n) => Number(n.replace(/\D/g, '')) > 0), `both files imported posts (${imported})`)
-      await p.getByRole('button', { name: 'Run the pipeline' }).waitFor()
+      const seen = await p.locator('.upload .result-figures').allInnerTexts()
+      assert(imported.length === 2 && imported.some((n) => Number(n.replace(/\D/g, '')) > 0), `the files imported posts (${imported})`)
+      assert(seen.every((t) => /\d/.test(t)), 'each file reports imported, duplicates, updated and errors')
+      if (await routeExists(p, '/api/categorize')) await p.getByRole('button', { name: 'Run the pipeline' }).waitFor()
       await p.locator('.table tbody tr').nth(1).waitFor()
+      // A bigger, generated library through the file picker, so the library pages through several screens.
+      const big = join(mkdtempSync(join(tmpdir(), 'sheaf-e2e-lib-')), 'generated-bookmarks.json')
+      await writeGraphqlBookmarks(big, iteratePosts(LIBRARY_SIZE, 7))
+      await p.locator('input[type=file]').setInputFiles(big)
+      await p.locator('.upload-done').nth(2).waitFor({ timeout: 60_000 })
       await shootBoth(p, 'import')
     },
   },
