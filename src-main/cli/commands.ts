@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { zCreateInviteBody, zEmail, zName, zPassword, zRole } from '../../src-shared/schemas/users.ts'
+import type { SheafApp } from '../app/index.ts'
 import type { Accounts } from '../app/open-accounts.ts'
 import { readPassword } from './prompt.ts'
 
@@ -20,6 +21,17 @@ const loadAccounts = () => import('../app/open-accounts.ts')
 async function withApp<T>(cmd: Command, fn: (sheaf: Accounts) => Promise<T> | T): Promise<T> {
   const { openAccounts } = await loadAccounts()
   const sheaf = await openAccounts(cmd.optsWithGlobals().dataDir as string | undefined)
+  try {
+    return await fn(sheaf)
+  } finally {
+    await sheaf.close()
+  }
+}
+
+/** The whole app (library, pipeline, ...), for commands beyond accounts. */
+async function withFullApp<T>(cmd: Command, fn: (sheaf: SheafApp) => Promise<T> | T): Promise<T> {
+  const { openForCli } = await import('../app/index.ts')
+  const sheaf = await openForCli(cmd.optsWithGlobals().dataDir as string | undefined)
   try {
     return await fn(sheaf)
   } finally {
@@ -120,7 +132,7 @@ export function registerImportCommand(program: Command): void {
     .argument('<file>', 'the export file, e.g. bookmarks.json or the X archive .zip')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, o: Opts, cmd: Command) => {
-      const r = await withApp(cmd, (s) => s.library.importFile(file, { limitBytes: s.config.importLimitBytes }))
+      const r = await withFullApp(cmd, (s) => s.library.importFile(file, { limitBytes: s.config.importLimitBytes }))
       if (o.json) return out(JSON.stringify(r, null, 2))
       out(`${file}: ${r.format}; ${r.imported} imported, ${r.updated} updated, ${r.duplicates} duplicates, ${r.errors} errors`)
       for (const e of r.errorDetails.slice(0, 20)) out(`  record ${e.index}${e.postId ? ` (post ${e.postId})` : ''}: ${e.reason}`)
