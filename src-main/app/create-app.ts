@@ -84,6 +84,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
       fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
     const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
+    settings.setLanStatus(() => lan.status())
     const routes: RouteModule[] = [
       { path: '/bookmarks', routes: bookmarkRoutes({ library }) },
       { path: '/categories', routes: categoryRoutes({ library }) },
