@@ -96,13 +96,15 @@ export interface KnowledgeWrite {
  * batch in one transaction.
  */
 export function writeKnowledge(db: Db, k: KnowledgeWrite): void {
-  stmt(db, `INSERT INTO knowledge (bookmark_id, summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (bookmark_id) DO UPDATE SET summary = excluded.summary, action = excluded.action, sentiment = excluded.sentiment,
-      confidence = excluded.confidence, oss_report = excluded.oss_report, entities = excluded.entities, kind = excluded.kind,
-      provider = excluded.provider, content_hash = excluded.content_hash, analyzed_at = excluded.analyzed_at`)
-    .run(k.bookmarkId, k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
-      JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt)
+  // UPDATE then INSERT, not an upsert: the search triggers' INSERT OR IGNORE fails inside an upsert's DO UPDATE.
+  const args = [k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
+    JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt]
+  const updated = stmt(db, `UPDATE knowledge SET summary = ?, action = ?, sentiment = ?, confidence = ?, oss_report = ?, entities = ?, kind = ?,
+    provider = ?, content_hash = ?, analyzed_at = ? WHERE bookmark_id = ?`).run(...args, k.bookmarkId)
+  if (updated.changes === 0) {
+    stmt(db, `INSERT INTO knowledge (summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at, bookmark_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...args, k.bookmarkId)
+  }
   const current = stmt(db, 'SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ?').pluck().all(k.bookmarkId) as string[]
   const want = new Set(k.tags)
   const have = new Set(current)
