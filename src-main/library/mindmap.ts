@@ -1,7 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Mindmap, MindmapEdge, MindmapNode, MindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import {
-  categoryBySlug, countBookmarksAll, countCategorized, listCategories, newestInCategory, newestUncategorized, relatedIdsFor,
+  categoryBySlug, countBookmarksAll, countCategorized, dataStamp, listCategories, newestInCategory, newestUncategorized, relatedIdsFor,
   tagsForBookmarks, type Db,
 } from '../store/index.ts'
 
@@ -19,8 +19,23 @@ const label = (p: { text: string; authorHandle: string }) => {
  * the posts shown. `category` pages through one category instead.
  */
 export function createMindmap({ db }: { db: Db }) {
+  // The map only changes with the data: answers are kept per query until anything is written.
+  let cache: { stamp: string; byKey: Map<string, Mindmap> } = { stamp: '', byKey: new Map() }
   return {
     get(q: MindmapQuery): Mindmap {
+      const stamp = dataStamp(db)
+      if (cache.stamp !== stamp) cache = { stamp, byKey: new Map() }
+      const key = JSON.stringify(q)
+      const hit = cache.byKey.get(key)
+      if (hit) return hit
+      const map = build(q)
+      if (cache.byKey.size < 100) cache.byKey.set(key, map)
+      return map
+    },
+  }
+
+  function build(q: MindmapQuery): Mindmap {
+    {
       const nodes: MindmapNode[] = [{ id: 'root', type: 'root', label: 'Library', count: countBookmarksAll(db) }]
       const edges: MindmapEdge[] = []
       const shown = new Map<number, MindmapNode>()
@@ -63,7 +78,7 @@ export function createMindmap({ db }: { db: Db }) {
       }
       if (q.tags && shown.size > 0) addTagsAndRelated(db, [...shown.keys()], nodes, edges)
       return { nodes, edges, ...paging }
-    },
+    }
   }
 }
 

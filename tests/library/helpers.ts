@@ -6,7 +6,7 @@ import type { ApiResponse, Client } from '../support/client.ts'
 export function upload(client: Client, file: string | { name: string; content: string | Uint8Array }): Promise<ApiResponse> {
   const { name, content } = typeof file === 'string' ? { name: basename(file), content: readFileSync(file) } : file
   const fd = new FormData()
-  fd.append('file', new Blob([content as BlobPart]), name)
+  fd.append('file', new Blob([content as Uint8Array<ArrayBuffer> | string]), name)
   return client.request('POST', '/api/import', fd)
 }
 

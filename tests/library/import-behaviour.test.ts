@@ -151,6 +151,6 @@ describe.skipIf(!hasSharedFixtures)('import size limit', () => {
       headers: { cookie: admin.cookie!, 'content-type': `multipart/form-data; boundary=${boundary}` },
     } as RequestInit)
     expect(res.status).toBe(400)
-    expect((await res.json()).error).toContain('20000 bytes')
+    expect(((await res.json()) as { error: string }).error).toContain('20000 bytes')
   })
 })

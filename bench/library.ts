@@ -1,0 +1,133 @@
+/**
+ * Library at scale: imports a 100,000-post GraphQL export into a real `sheaf serve` process over HTTP,
+ * then times the hot reads (list: default, category, q; stats; mind map root) and reports the
+ * server's peak RSS. Prints one JSON object. Targets: import < 10 s, list p95 < 10 ms,
+ * stats and mind map < 50 ms, RSS < 400 MB.
+ * Usage: node bench/library.ts [--posts 100000] [--rounds 200]
+ */
+import { spawn } from 'node:child_process'
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { Readable } from 'node:stream'
+import { parseArgs } from 'node:util'
+import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
+import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+
+const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' } } })
+const n = Number(values.posts)
+const rounds = Number(values.rounds)
+const file = join(tmpdir(), `sheaf-bench-graphql-${n}.json`)
+if (!existsSync(file)) await writeGraphqlBookmarks(file, iteratePosts(n, 42))
+const bytes = statSync(file).size
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-library-'))
+const email = 'bench@example.com'
+const password = 'bench password 123'
+// The library alone is measured: the pipeline's auto-run after import is switched off.
+const pre = openDatabase({ file: join(dataDir, 'sheaf.db') })
+putSetting(pre, 'ai', { autoRunAfterImport: false })
+closeDatabase(pre)
+const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--port', '0', '--no-ui'], {
+  env: {
+    ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
+    SHEAF_RATE_LIMIT_API: '1000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+const base = await new Promise<string>((resolve, reject) => {
+  let out = ''
+  server.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+    const m = /listening on (\S+)/.exec(out)
+    if (m) resolve(m[1])
+  })
+  server.once('exit', (code) => reject(new Error(`server exited (${code})`)))
+})
+
+const status = (key: 'VmRSS' | 'VmHWM') => {
+  const m = new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))
+  return m ? Math.round(Number(m[1]) / 1024) : null
+}
+
+const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+const cookie = login.headers.get('set-cookie')!.split(';')[0]
+const get = async (path: string) => {
+  const t0 = performance.now()
+  const res = await fetch(base + path, { headers: { cookie } })
+  const body = await res.text()
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`)
+  return { ms: performance.now() - t0, body }
+}
+
+// Import: the file streams from disk through multipart to the server, as a browser upload does.
+const boundary = 'sheafbench' + Date.now()
+async function* multipart() {
+  yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${basename(file)}"\r\nContent-Type: application/json\r\n\r\n`)
+  yield* createReadStream(file, { highWaterMark: 1 << 20 })
+  yield Buffer.from(`\r\n--${boundary}--\r\n`)
+}
+const t0 = performance.now()
+const imp = await fetch(`${base}/api/import`, {
+  method: 'POST', body: Readable.toWeb(Readable.from(multipart())) as ReadableStream, duplex: 'half',
+  headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+} as RequestInit)
+const importResult = await imp.json() as { imported: number; errors: number }
+const importMs = performance.now() - t0
+if (imp.status !== 200) throw new Error(`import failed: ${JSON.stringify(importResult)}`)
+const rssAfterImport = status('VmRSS')
+
+// Give posts categories as the pipeline would (about 70% categorised, some in two).
+const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
+const cats = db.$client.prepare('SELECT id, slug FROM categories ORDER BY id').all() as { id: number; slug: string }[]
+db.$client.exec(`INSERT INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
+  SELECT id, ${cats[0].id} + (id * 7919) % ${cats.length}, 0.8, 'pipeline', 0 FROM bookmarks WHERE id % 10 < 7;
+  INSERT OR IGNORE INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
+  SELECT id, ${cats[0].id} + (id * 104729) % ${cats.length}, 0.6, 'pipeline', 0 FROM bookmarks WHERE id % 10 = 0;
+  PRAGMA optimize;`)
+closeDatabase(db)
+
+const p = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 100) / 100
+}
+async function timed(paths: (i: number) => string): Promise<{ p50: number; p95: number; coldMs: number }> {
+  const cold = (await get(paths(0))).ms
+  const ms: number[] = []
+  for (let i = 1; i <= rounds; i++) ms.push((await get(paths(i))).ms)
+  return { p50: p(ms, 0.5), p95: p(ms, 0.95), coldMs: Math.round(cold * 100) / 100 }
+}
+const words = ['sqlite', 'react', 'agents', 'sourdough', 'typography', 'fusion', 'indexes', 'espresso', 'benchmarks', 'layout']
+const list = {
+  default: await timed((i) => `/api/bookmarks?page=${1 + (i % 5)}`),
+  category: await timed((i) => `/api/bookmarks?category=${cats[i % cats.length].slug}&page=${1 + (i % 3)}`),
+  q: await timed((i) => `/api/bookmarks?q=${words[i % words.length]}`),
+  popular: await timed((i) => `/api/bookmarks?sort=popular&page=${1 + (i % 5)}`),
+}
+const stats = await timed(() => '/api/stats')
+const mindmap = await timed(() => '/api/mindmap')
+const total = JSON.parse((await get('/api/stats')).body).totalBookmarks
+
+const t1 = performance.now()
+const exp = await fetch(`${base}/api/export?format=json`, { headers: { cookie } })
+let exportBytes = 0
+for await (const chunk of exp.body as unknown as AsyncIterable<Uint8Array>) exportBytes += chunk.length
+const exportMs = performance.now() - t1
+
+const result = {
+  bench: 'library',
+  posts: n,
+  fileMb: Math.round(bytes / 1048576),
+  import: { ms: Math.round(importMs), imported: importResult.imported, errors: importResult.errors, postsPerSec: Math.round(n / (importMs / 1000)) },
+  totalBookmarks: total,
+  listMs: list,
+  statsMs: stats,
+  mindmapRootMs: mindmap,
+  exportJson: { ms: Math.round(exportMs), mb: Math.round(exportBytes / 1048576) },
+  serverRssMb: { afterImport: rssAfterImport, peak: status('VmHWM'), now: status('VmRSS') },
+  targets: { importMs: 10_000, listP95Ms: 10, statsMs: 50, mindmapMs: 50, rssMb: 400 },
+}
+server.kill('SIGTERM')
+await new Promise((r) => server.once('exit', r))
+rmSync(dataDir, { recursive: true, force: true })
+process.stdout.write(JSON.stringify(result, null, 2) + '\n')
