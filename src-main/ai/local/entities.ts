@@ -118,17 +118,18 @@ export const extractEntities = (post: PostLike, deps: EntityDeps = {}): Entities
   const mentions: string[] = []
   const textUrls: string[] = []
   for (const t of doc.tokens) {
-    if (t.type === 'hashtag') hashtags.push(t.value.slice(1))
-    else if (t.type === 'mention') mentions.push(t.value.slice(1))
-    else if (t.type === 'url') textUrls.push(/^https?:/i.test(t.value) ? t.value : `https://${t.value}`)
+    if (t.type === 'hashtag') hashtags.push(t.normal.slice(1))
+    else if (t.type === 'mention') mentions.push(t.normal.slice(1))
+    else if (t.type === 'url') textUrls.push(/^https?:/i.test(t.normal) ? t.normal : `https://${t.normal}`)
   }
   // wink misses non-Latin hashtags (#水星の魔女) and handles glued to punctuation; the regexes back it up.
   const tagged = [...text.matchAll(HASHTAG_RE)].map((m) => m[1])
   const handles = [...text.matchAll(MENTION_RE)].map((m) => m[1])
   // wink cuts #G_Witch to #G: drop its tokens that are only the start of a longer one.
   const whole = (xs: string[], full: string[]) => xs.filter((x) => !full.some((f) => f.length > x.length && f.toLowerCase().startsWith(x.toLowerCase())))
-  hashtags.splice(0, hashtags.length, ...whole(hashtags, tagged), ...tagged)
-  mentions.splice(0, mentions.length, ...whole(mentions, handles), ...handles)
+  // wink's tokens are lowercased: the regex forms, in their own case, come first.
+  hashtags.splice(0, hashtags.length, ...tagged, ...whole(hashtags, tagged))
+  mentions.splice(0, mentions.length, ...handles, ...whole(mentions, handles))
 
   const expanded = [...post.urls, ...(post.quoted?.urls ?? [])].map((u) => u.expandedUrl || u.url)
   const urls = uniqCi([...expanded, ...textUrls].filter((u) => !SHORTENERS.has(hostOf(u) ?? '')))

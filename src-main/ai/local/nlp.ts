@@ -4,7 +4,8 @@ import model from 'wink-eng-lite-web-model'
 /** What the analysers need from one wink-nlp pass over a text. Computed once, shared by all of them. */
 export type TextDoc = {
   text: string
-  tokens: Array<{ value: string; normal: string; type: string; negated: boolean }>
+  /** Lowercased token text (wink's `normal`), wink's token type, and whether a negation governs it. */
+  tokens: Array<{ normal: string; type: string; negated: boolean }>
   /** wink's lexicon sentiment for the whole text, -1..1 */
   sentiment: number
   /** per-sentence lexicon sentiment, for "mixed" evidence */
@@ -21,13 +22,12 @@ export const readText = (text: string): TextDoc => {
   const its = nlp.its
   const doc = nlp.readDoc(text)
   const tokens = doc.tokens()
-  const values = tokens.out() as string[]
   const normals = tokens.out(its.normal) as string[]
   const types = tokens.out(its.type) as string[]
   const negs = tokens.out(its.negationFlag) as unknown as boolean[]
   return {
     text,
-    tokens: values.map((value, i) => ({ value, normal: normals[i], type: types[i], negated: negs[i] })),
+    tokens: normals.map((normal, i) => ({ normal, type: types[i], negated: negs[i] })),
     sentiment: doc.out(its.sentiment) as unknown as number,
     sentenceSentiments: doc.sentences().out(its.sentiment) as unknown as number[],
   }

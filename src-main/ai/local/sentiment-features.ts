@@ -39,18 +39,17 @@ export const sentimentFeatures = (doc: TextDoc, vectors: WordVectors): Sentiment
         break
       case 'emoji':
       case 'emoticon':
-        f = t.value
+        f = t.normal
         break
       case 'punctuation':
-        if (t.value === '!') exclaim++
-        if (t.value === '?') question++
+        if (t.normal === '!') exclaim++
+        if (t.normal === '?') question++
         prev = '<p>'
         continue
       case 'word':
         f = squash(t.normal)
         words.push(f)
         wordCount++
-        if (t.value.length > 2 && t.value === t.value.toUpperCase() && /[A-Z]/.test(t.value)) caps++
         break
       default:
         continue
@@ -61,6 +60,7 @@ export const sentimentFeatures = (doc: TextDoc, vectors: WordVectors): Sentiment
     prev = marked
   }
   for (const e of doc.text.match(EMOJI_RE) ?? []) sparse.add(e)
+  for (const w of doc.text.match(/\b[A-Z]{3,}\b/g) ?? []) if (w !== 'RT') caps++
   const s = doc.sentenceSentiments
   const dense = [
     1,
