@@ -162,7 +162,9 @@ export function createSearch(deps: SearchDeps): Search {
         : 1
       return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
     })
-    if (hasText) scored.sort((a, b) => b.rrf - a.rrf || b.relevance - a.relevance)
+    // RRF decides; calibrated relevance adds at most one first-place vote, which settles the near-ties
+    // RRF leaves between a strong word match and a loose neighbour (bench/search-relevance.ts).
+    if (hasText) scored.sort((a, b) => b.rrf + b.relevance / RRF_K - (a.rrf + a.relevance / RRF_K))
 
     let rerank: SearchResponse['rerank'] = 'off'
     if (deps.reranker && hasText && scored.length > 1) {

@@ -8,9 +8,12 @@ export interface Speller {
   correct(word: string): string | null
 }
 
+/** Endings a stem may leave off ("compress" for "compression"); any other unmatched tail counts as edits. */
+const SUFFIX = /^(?:|s|e|es|ed|ing|ings|ion|ions|ation|ations|er|ers|ly|y|ies|ment|ments|ness|al|ally|ity|ive)$/
+
 /**
- * Edit distance (with transpositions) between `stem` and the best prefix of `word`: a stem is
- * usually a prefix of the words it came from ("compress" for "compression"), so the word's tail is free.
+ * Edit distance (with transpositions) between `stem` and the best prefix of `word` whose left-off
+ * tail is an ordinary ending: a stem is a prefix of the words it came from.
  */
 export function prefixDistance(word: string, stem: string, max: number): number {
   const n = word.length
@@ -31,7 +34,7 @@ export function prefixDistance(word: string, stem: string, max: number): number 
       rowMin = Math.min(rowMin, v)
     }
     // Only prefixes that cover most of the word count, so "cat" cannot stand in for "catastrophe".
-    if (i >= Math.max(m - max, n - 3)) best = Math.min(best, cur[m])
+    if (i >= m - max && SUFFIX.test(word.slice(i))) best = Math.min(best, cur[m])
     if (rowMin > max) break
     prev2 = prev
     prev = cur
@@ -52,7 +55,7 @@ export function createSpeller(vocabulary: Iterable<{ term: string; doc: number }
     correct(word) {
       const w = word.toLowerCase()
       if (w.length < 4) return null
-      const max = w.length <= 5 ? 1 : 2
+      const max = w.length <= 7 ? 1 : 2
       let best: { term: string; doc: number; d: number } | null = null
       // Typos rarely hit the first letter; checking the first two keeps a swap of them findable.
       for (const first of new Set([w[0], w[1]])) {

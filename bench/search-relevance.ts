@@ -1,0 +1,101 @@
+/**
+ * Search quality: a library of the real export fixtures (../shared/fixtures/exports, imported through
+ * the library's importer) plus the judged target posts and look-alike distractors of
+ * bench/search-relevance-set.ts, then MRR@10 and recall@10 per query kind for lexical-only,
+ * semantic-only and fused offline search, and relevance calibration (mean relevance of the right
+ * answer vs the rest). Prints one JSON object. Usage: node bench/search-relevance.ts [--verbose]
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { createLibrary } from '../src-main/library/index.ts'
+import { createSearch, type SearchMode } from '../src-main/search/index.ts'
+import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { sheafExport } from '../tests/search/sheaf-export.ts'
+import { CATEGORIES, TARGETS, distractors, judged, type QueryKind } from './search-relevance-set.ts'
+
+const { values } = parseArgs({ options: { verbose: { type: 'boolean', default: false } } })
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../shared/fixtures/exports')
+
+const dir = mkdtempSync(join(tmpdir(), 'sheaf-bench-relevance-'))
+const db = openDatabase({ file: join(dir, 'sheaf.db') })
+const clock = () => Date.UTC(2025, 5, 15)
+const library = createLibrary({ db, clock })
+
+const fixtureFiles: string[] = []
+if (existsSync(FIXTURES)) {
+  for (const sub of ['graphql', 'derived', 'flat', 'archive/alrocar_x']) {
+    const d = join(FIXTURES, sub)
+    if (!existsSync(d)) continue
+    for (const f of readdirSync(d)) if (/\.(json|js|csv)$/.test(f) && f !== 'manifest.js' && f !== 'note-tweet.js') fixtureFiles.push(join(d, f))
+  }
+}
+let fixturePosts = 0
+for (const f of fixtureFiles) {
+  try {
+    fixturePosts += (await library.importFile(f)).imported
+  } catch {
+    // a fixture the importer does not take on its own (the archive's parts) is skipped
+  }
+}
+const generated = join(dir, 'generated.json')
+writeFileSync(generated, sheafExport([...TARGETS, ...distractors(400)], CATEGORIES))
+await library.importFile(generated)
+const total = db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number
+
+const search = createSearch({ db, clock })
+await search.backfillEmbeddings()
+const idOf = new Map((db.$client.prepare('SELECT post_id AS p, id FROM bookmarks').all() as Array<{ p: string; id: number }>).map((r) => [r.p, r.id]))
+const queries = judged()
+
+type Score = { mrr: number; recall: number; n: number }
+async function evaluate(mode: SearchMode) {
+  const byKind = new Map<QueryKind | 'all', { rr: number; hit: number; n: number }>()
+  const rel = { right: [] as number[], rest: [] as number[] }
+  const misses: string[] = []
+  for (const j of queries) {
+    const res = await search.search(j.q, { limit: 10, mode })
+    const target = idOf.get(j.target)
+    const rank = res.results.findIndex((r) => r.bookmark.id === target)
+    for (const [i, r] of res.results.entries()) (i === rank ? rel.right : rel.rest).push(r.relevance)
+    if (rank < 0) misses.push(j.q)
+    for (const k of [j.kind, 'all'] as const) {
+      const s = byKind.get(k) ?? { rr: 0, hit: 0, n: 0 }
+      s.n++
+      if (rank >= 0) {
+        s.rr += 1 / (rank + 1)
+        s.hit++
+      }
+      byKind.set(k, s)
+    }
+  }
+  const round = (x: number) => Math.round(x * 1000) / 1000
+  const scores: Record<string, Score> = {}
+  for (const [k, s] of byKind) scores[k] = { mrr: round(s.rr / s.n), recall: round(s.hit / s.n), n: s.n }
+  const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null)
+  return { ...scores, relevance: { rightAnswerMean: mean(rel.right), othersMean: mean(rel.rest) }, ...(values.verbose ? { misses } : {}) }
+}
+
+const lexical = await evaluate('lexical')
+const semantic = await evaluate('semantic')
+const fused = await evaluate('fused')
+const examples = []
+for (const q of ['making slow sql lookups fast', 'raleigh scatering', 'median rent versus wages chart', 'in:money last year']) {
+  const r = await search.search(q, { limit: 1 })
+  examples.push({ q, top: r.results[0]?.bookmark.text.slice(0, 70), relevance: r.results[0]?.relevance, reason: r.results[0]?.reason, chips: r.understood.chips.map((c) => c.label) })
+}
+
+console.log(JSON.stringify({
+  bench: 'search-relevance',
+  library: { posts: total, fromFixtures: fixturePosts, fixtureFiles: fixtureFiles.length, targets: TARGETS.length },
+  queries: queries.length,
+  metric: 'MRR@10 and recall@10 (one judged answer per query)',
+  lexical, semantic, fused,
+  fusedBeatsLexical: fused.all.mrr > lexical.all.mrr,
+  examples,
+}, null, 2))
+search.close()
+closeDatabase(db)
+rmSync(dir, { recursive: true, force: true })
