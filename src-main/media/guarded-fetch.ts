@@ -10,6 +10,8 @@ export interface GuardedFetchOptions {
   maxBytes?: number
   timeoutMs?: number
   maxRedirects?: number
+  /** host:port pairs trusted even when private (one known image host), every other hop follows the rule. */
+  trustedHosts?: string[]
   signal?: AbortSignal
 }
 
@@ -40,7 +42,7 @@ const guardedLookup = (allowPrivate: boolean): LookupFunction => (hostname, opti
   })
 }
 
-function checkUrl(raw: string, allowPrivate: boolean): URL {
+function checkUrl(raw: string, allowPrivate: boolean, trusted: string[]): { url: URL; allowPrivate: boolean } {
   let u: URL
   try {
     u = new URL(raw)
@@ -49,10 +51,11 @@ function checkUrl(raw: string, allowPrivate: boolean): URL {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new MediaFetchError(`refused: only http and https media are fetched (${u.protocol})`)
   if (u.username || u.password) throw new MediaFetchError('refused: URLs with credentials are not fetched')
+  if (trusted.includes(u.host)) return { url: u, allowPrivate: true }
   const host = u.hostname.replace(/^\[|\]$/g, '')
   if (isIP(host) && isPrivateAddress(host) && !allowPrivate) throw new MediaFetchError(`refused: ${host} is a private address`)
   if (!isIP(host) && /^(localhost|.*\.localhost)$/i.test(host) && !allowPrivate) throw new MediaFetchError(`refused: ${host} is this machine`)
-  return u
+  return { url: u, allowPrivate }
 }
 
 function once(u: URL, opts: Required<Omit<GuardedFetchOptions, 'signal'>> & { signal: AbortSignal }): Promise<{ res: IncomingMessage }> {
@@ -78,11 +81,12 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
     maxRedirects: options.maxRedirects ?? 4,
   }
   const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(opts.timeoutMs)]) : AbortSignal.timeout(opts.timeoutMs)
-  let current = checkUrl(url, opts.allowPrivate)
+  const trusted = options.trustedHosts ?? []
+  let { url: current, allowPrivate } = checkUrl(url, opts.allowPrivate, trusted)
   for (let hop = 0; ; hop++) {
     let res: IncomingMessage
     try {
-      ;({ res } = await once(current, { ...opts, signal }))
+      ;({ res } = await once(current, { ...opts, allowPrivate, signal }))
     } catch (e) {
       if (e instanceof MediaFetchError) throw e
       if ((e as Error).name === 'TimeoutError' || signal.aborted) throw new MediaFetchError(`timed out after ${opts.timeoutMs} ms`)
@@ -92,7 +96,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume()
       if (hop >= opts.maxRedirects) throw new MediaFetchError(`too many redirects (more than ${opts.maxRedirects})`)
-      current = checkUrl(new URL(res.headers.location, current).href, opts.allowPrivate)
+      ;({ url: current, allowPrivate } = checkUrl(new URL(res.headers.location, current).href, opts.allowPrivate, trusted))
       continue
     }
     if (status !== 200) {

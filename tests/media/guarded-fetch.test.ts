@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { lookup } from 'node:dns/promises'
+import { hostname } from 'node:os'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { guardedFetch, isPrivateAddress } from '../../src-main/media/index.ts'
+
+let server: Server
+let base: string
+let png: Buffer
+
+beforeAll(async () => {
+  png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#336699' } }).png().toBuffer()
+  server = createServer((req, res) => {
+    if (req.url === '/img.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png)
+    if (req.url === '/to-loopback') return res.writeHead(302, { location: `${base}/img.png` }).end()
+    if (req.url === '/to-metadata') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
+    if (req.url === '/big') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048))
+    if (req.url === '/slow') return setTimeout(() => res.writeHead(200).end(png), 2000)
+    if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end()
+    res.writeHead(404).end()
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((r) => server.close(() => r())))
+
+describe('isPrivateAddress', () => {
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.9', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:a00:1', 'ff02::1'])('refuses %s', (ip) => {
+    expect(isPrivateAddress(ip)).toBe(true)
+  })
+  it.each(['93.184.216.34', '151.101.1.140', '2606:4700::6810:84e5'])('allows %s', (ip) => {
+    expect(isPrivateAddress(ip)).toBe(false)
+  })
+})
+
+describe('guardedFetch', () => {
+  it.each(['http://127.0.0.1/x.png', 'http://10.0.0.5/x.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x.png', 'http://localhost/x.png', 'http://[::ffff:7f00:1]/x.png'])('refuses %s by default', async (url) => {
+    await expect(guardedFetch(url)).rejects.toThrow(/refused/)
+  })
+
+  it('refuses a name that resolves to a private address, checked when connecting', async () => {
+    const name = hostname()
+    const addr = await lookup(name).catch(() => null)
+    if (!addr || !isPrivateAddress(addr.address)) return console.warn(`skipping: ${name} does not resolve to a private address here`)
+    await expect(guardedFetch(`http://${name}:${new URL(base).port}/img.png`)).rejects.toThrow(/resolves to a private address/)
+  })
+
+  it('refuses non-http schemes and credentials in URLs', async () => {
+    await expect(guardedFetch('file:///etc/passwd')).rejects.toThrow(/only http and https/)
+    await expect(guardedFetch('ftp://example.com/a.png')).rejects.toThrow(/only http and https/)
+    await expect(guardedFetch('http://user:pw@example.com/a.png')).rejects.toThrow(/credentials/)
+  })
+
+  it('fetches from loopback only when the setting allows it', async () => {
+    await expect(guardedFetch(`${base}/img.png`)).rejects.toThrow(/private address/)
+    const r = await guardedFetch(`${base}/img.png`, { allowPrivate: true })
+    expect(r.data.equals(png)).toBe(true)
+  })
+
+  it('re-checks every redirect', async () => {
+    await expect(guardedFetch(`${base}/to-metadata`, { allowPrivate: true, maxRedirects: 0 })).rejects.toThrow(/too many redirects/)
+    const trustedHosts = [new URL(base).host]
+    expect((await guardedFetch(`${base}/img.png`, { trustedHosts })).data.equals(png)).toBe(true)
+    await expect(guardedFetch(`${base}/to-metadata`, { trustedHosts })).rejects.toThrow(/refused: 169.254.169.254 is a private address/)
+    const r = await guardedFetch(`${base}/to-loopback`, { allowPrivate: true })
+    expect(r.finalUrl).toBe(`${base}/img.png`)
+  })
+
+  it('enforces size, time and redirect limits', async () => {
+    await expect(guardedFetch(`${base}/big`, { allowPrivate: true, maxBytes: 1024 })).rejects.toThrow(/too large/)
+    await expect(guardedFetch(`${base}/slow`, { allowPrivate: true, timeoutMs: 200 })).rejects.toThrow(/timed out/)
+    await expect(guardedFetch(`${base}/loop`, { allowPrivate: true })).rejects.toThrow(/too many redirects/)
+    await expect(guardedFetch(`${base}/missing`, { allowPrivate: true })).rejects.toThrow(/HTTP 404/)
+  })
+})
