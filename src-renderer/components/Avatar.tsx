@@ -5,7 +5,7 @@ export function Avatar({ name, handle, size = 36 }: { name: string; handle: stri
   const initials = (name || handle).replace(/^@/, '').split(/\s+/).map((w) => [...w][0] ?? '').join('').slice(0, 2).toUpperCase()
   return (
     <span className="avatar" aria-hidden="true"
-      style={{ width: size, height: size, fontSize: size * 0.38, background: `hsl(${hue(handle)} 55% 42%)` }}>
+      style={{ width: size, height: size, fontSize: size * 0.38, background: `hsl(${hue(handle)} 60% 30%)` }}>
       {initials || '?'}
     </span>
   )

@@ -157,11 +157,10 @@ export function MindmapPage() {
               const outward = Math.cos(p.angle) >= 0
               return (
                 <g key={c.id} data-node transform={`translate(${p.x} ${p.y})`} className={`mm-cat${open ? ' is-open' : ''}`}
-                  role="button" tabIndex={0} aria-expanded={open} aria-label={`${c.label}, ${c.count ?? 0} posts. ${open ? 'Collapse' : 'Expand'}`}
+                  role="button" tabIndex={0} aria-expanded={open} aria-label={`${c.label} · ${fmtNumber(c.count ?? 0)} posts`}
                   onClick={() => void toggle(c)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void toggle(c) } }}>
                   <circle r={p.r} style={{ fill: c.color ?? 'var(--muted-bg)' }} />
-                  <text x={outward ? p.r + 8 : -p.r - 8} y={4} textAnchor={outward ? 'start' : 'end'} className="mm-cat-label" aria-hidden="true">{c.label}</text>
-                  <text y={4} textAnchor="middle" className="mm-cat-count" aria-hidden="true">{fmtNumber(c.count ?? 0)}</text>
+                  <text x={outward ? p.r + 8 : -p.r - 8} y={4} textAnchor={outward ? 'start' : 'end'} className="mm-cat-label">{c.label} · <tspan className="mm-cat-count">{fmtNumber(c.count ?? 0)}</tspan></text>
                   {expanded[c.id]?.loading && <circle r={p.r + 6} className="mm-loading" />}
                 </g>
               )
