@@ -43,7 +43,7 @@ export async function shootBoth(page: Page, name: string, opts: { a11y?: boolean
   mkdirSync(SHOTS, { recursive: true })
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate(`(() => { localStorage.setItem('sheaf.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'; document.documentElement.style.colorScheme = '${theme}' })()`)
-    await page.waitForTimeout(120)
+    await page.waitForTimeout(300)
     await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), fullPage: opts.fullPage ?? false })
     if (opts.a11y !== false) await expectNoA11yIssues(page, `${name} (${theme})`)
   }
