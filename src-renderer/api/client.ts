@@ -37,7 +37,7 @@ export function withQuery(path: string, query?: Query): string {
 }
 
 export async function toApiError(res: Response): Promise<ApiError> {
-  let body: { error?: string; code?: string; details?: unknown } = {}
+  let body: { error?: string; code?: string; details?: unknown }
   try {
     body = await res.json()
   } catch {
