@@ -18,6 +18,16 @@ export { CSRF_HEADER } from './middleware/csrf-guard.ts'
 export { isLoopbackAddress } from './middleware/client-info.ts'
 export { lanRoutes } from './routes/lan.ts'
 export { desktopLoginRoutes } from './routes/desktop-login.ts'
+export { bookmarkRoutes } from './routes/bookmarks.ts'
+export { categoryRoutes } from './routes/categories.ts'
+export { exportRoutes } from './routes/export.ts'
+export { importRoutes } from './routes/import.ts'
+export { mindmapRoutes } from './routes/mindmap.ts'
+export { statsRoutes } from './routes/stats.ts'
+export { searchRoutes } from './routes/search.ts'
+export { categorizeRoutes } from './routes/categorize.ts'
+export { settingsRoutes } from './routes/settings.ts'
+export { mediaRoutes } from './routes/media.ts'
 
 interface RateLimitRule {
   limit: number

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importFile } from '../pipeline/helpers.ts'
-import { Client, signedIn } from '../support/client.ts'
+import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 
