@@ -6,11 +6,11 @@
  */
 const ENTITY_WEIGHT = 0.15
 const MAX_ENTITY_BONUS = 0.3
-const EXHAUSTIVE_BELOW = 4000
+const EXHAUSTIVE_BELOW = 2000
 const TABLES = 10
 const BITS = 11
 /** Keys shared by more posts than this say little ("ai") and would flood the candidates. */
-const MAX_POSTING = 1500
+const MAX_POSTING = 200
 
 export interface RelatedIndexInput {
   ids: number[]
@@ -85,13 +85,12 @@ export function buildRelatedIndex({ ids, dim, vectors, keys }: RelatedIndexInput
     }
     return c
   }
-  const score = (i: number, j: number) => {
+  const dotOf = (i: number, j: number) => {
     let dot = 0
     const oi = i * dim
     const oj = j * dim
     for (let d = 0; d < dim; d++) dot += vectors[oi + d] * vectors[oj + d]
-    const s = shared(keySets[i], keySets[j])
-    return dot + Math.min(MAX_ENTITY_BONUS, s * ENTITY_WEIGHT)
+    return dot
   }
 
   return {
@@ -106,17 +105,23 @@ export function buildRelatedIndex({ ids, dim, vectors, keys }: RelatedIndexInput
         for (const key of keySets[i]) {
           const l = postings.get(key)!
           if (l.length <= MAX_POSTING) for (const j of l) set.add(j)
+          if (set.size > 4000) break
         }
         candidates = set
       }
+      // Top k kept sorted by insertion; the entity bonus (at most +0.3) is only worked out when it could matter.
       const best: Array<{ j: number; s: number }> = []
       for (const j of candidates) {
         if (j === i) continue
-        const s = score(i, j)
-        if (best.length < k) best.push({ j, s })
-        else if (s > best[best.length - 1].s) best[best.length - 1] = { j, s }
-        else continue
-        best.sort((a, b) => b.s - a.s)
+        const floor = best.length < k ? -Infinity : best[best.length - 1].s
+        const dot = dotOf(i, j)
+        if (dot + MAX_ENTITY_BONUS <= floor) continue
+        const s = dot + (keySets[i].length && keySets[j].length ? Math.min(MAX_ENTITY_BONUS, shared(keySets[i], keySets[j]) * ENTITY_WEIGHT) : 0)
+        if (s <= floor) continue
+        if (best.length === k) best.pop()
+        let at = best.length
+        while (at > 0 && best[at - 1].s < s) at--
+        best.splice(at, 0, { j, s })
       }
       // Every post gets its nearest neighbours; those under minScore only when nothing closer exists.
       const strong = best.filter((b) => b.s >= minScore)
