@@ -180,3 +180,20 @@ describe('sheaf with no data yet', () => {
     }
   })
 })
+
+describe.skipIf(process.platform !== 'linux')('SHEAF_SECRET_STORE=keychain without a reachable keychain', () => {
+  it('refuses to start with one line saying what to do (exit 1)', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'sheaf-cli-keychain-'))
+    try {
+      const env = { SHEAF_SECRET_STORE: 'keychain', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/sheaf-test-bus' }
+      for (const args of [['user', 'list'], ['serve', '--port', '0']]) {
+        const r = await runCli(['--data-dir', fresh, ...args], { env })
+        expect(r.code, args.join(' ')).toBe(1)
+        expect(r.stdout).toBe('')
+        expect(oneLine(r.stderr)).toEqual([expect.stringMatching(/^sheaf: SHEAF_SECRET_STORE=keychain but no OS credential store is reachable .*SHEAF_SECRET_STORE=file\.$/)])
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+})
