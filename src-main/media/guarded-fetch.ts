@@ -58,7 +58,7 @@ function checkUrl(raw: string, allowPrivate: boolean, trusted: string[]): { url:
   return { url: u, allowPrivate }
 }
 
-function once(u: URL, opts: Required<Omit<GuardedFetchOptions, 'signal'>> & { signal: AbortSignal }): Promise<{ res: IncomingMessage }> {
+function once(u: URL, opts: { allowPrivate: boolean; signal: AbortSignal }): Promise<{ res: IncomingMessage }> {
   return new Promise((resolve, reject) => {
     const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, {
       method: 'GET',
