@@ -21,8 +21,8 @@ export const zStartPipelineBody = z.object({
 export type StartPipelineBody = z.infer<typeof zStartPipelineBody>
 
 /**
- * `started`: a new job began. `running`: a job was already running; its id is returned and no second
- * job starts. `nothing_to_do`: every selected post is up to date (a completed job with total 0 is recorded).
+ * `started`: a new job began (with `totalBookmarks: 0` when every selected post is up to date; it
+ * completes at once). `running`: a job was already running; its id is returned and no second job starts.
  */
 export const zStartPipelineResult = z.object({
   jobId: z.string(),
