@@ -46,6 +46,7 @@ await library.importFile(generated)
 const total = db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number
 
 const search = createSearch({ db, clock })
+search.indexQueued()
 await search.backfillEmbeddings()
 const idOf = new Map((db.$client.prepare('SELECT post_id AS p, id FROM bookmarks').all() as Array<{ p: string; id: number }>).map((r) => [r.p, r.id]))
 const queries = judged()
@@ -72,7 +73,7 @@ async function evaluate(mode: SearchMode) {
     }
   }
   const round = (x: number) => Math.round(x * 1000) / 1000
-  const scores: Record<string, Score> = {}
+  const scores = {} as Record<QueryKind | 'all', Score>
   for (const [k, s] of byKind) scores[k] = { mrr: round(s.rr / s.n), recall: round(s.hit / s.n), n: s.n }
   const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null)
   return { ...scores, relevance: { rightAnswerMean: mean(rel.right), othersMean: mean(rel.rest) }, ...(values.verbose ? { misses } : {}) }

@@ -2,16 +2,12 @@
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`
 
-/** A word as an FTS5 term: exact, plus prefix for words long enough that a prefix is still specific. */
+/** A word as an FTS5 term (porter stemming merges endings); `word*` asks for a prefix. */
 export function termExpr(word: string): string {
   const w = word.replace(/\*+$/, '')
   if (!w) return ''
-  if (word.endsWith('*') || w.length >= 4) return `(${quote(w)} OR ${quote(w)}*)`
-  return quote(w)
+  return word.endsWith('*') ? `${quote(w)}*` : quote(w)
 }
-
-/** Any of the words (BM25 then ranks posts holding more and rarer words higher). */
-export const anyOf = (words: readonly string[]): string => words.map(termExpr).filter(Boolean).join(' OR ')
 
 export const phraseExpr = (phrase: string): string => quote(phrase)
 
@@ -19,6 +15,7 @@ export const phraseExpr = (phrase: string): string => quote(phrase)
 export function quickExpr(q: string): string | null {
   const words = q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_]*/gu)
   if (!words || words.length === 0) return null
-  const parts = words.slice(0, 8).map((w, i) => (i === words.length - 1 ? `${quote(w)}*` : quote(w)))
+  // A one-letter prefix would merge thousands of doclists; it matches as a whole word until a second letter comes.
+  const parts = words.slice(0, 8).map((w, i) => (i === words.length - 1 && w.length >= 2 ? `${quote(w)}*` : quote(w)))
   return `{text author} : (${parts.join(' AND ')})`
 }

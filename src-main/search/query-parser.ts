@@ -57,11 +57,11 @@ function take(s: { text: string }, re: RegExp, on: (m: RegExpExecArray) => Omit<
 }
 
 export const contentWords = (text: string): string[] => {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’+#.]*/gu) ?? []
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’+#.]*\*?/gu) ?? []
   const out: string[] = []
   for (let w of words) {
     w = w.replace(/[.'’]+$/, '').replace(/['’]s$/, '')
-    if (w.length === 0 || STOP.has(w) || out.includes(w)) continue
+    if (w.length === 0 || STOP.has(w.replace(/\*$/, '')) || out.includes(w)) continue
     out.push(w)
   }
   return out

@@ -1,12 +1,12 @@
 import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import {
   categoryForSearch, dataStamp, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
-  searchQuickRanked, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
+  searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
 } from '../store/index.ts'
 import { createLocalEmbedder, type Embedder } from './embedder.ts'
 import { bookmarksForHits } from './hits.ts'
 import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
-import { anyOf, phraseExpr, quickExpr, termExpr } from './fts-query.ts'
+import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
 import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
 import { runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex } from './semantic.ts'
@@ -45,10 +45,15 @@ export interface Search {
   backfillEmbeddings(opts?: { signal?: AbortSignal }): Promise<{ embedded: number }>
   /** Applies queued vector updates now; returns how many remain. */
   catchUp(budgetMs?: number): number
+  /** Indexes queued new posts for words now; returns how many remain. */
+  indexQueued(budgetMs?: number): number
   close(): void
 }
 
 const RRF_K = 60
+/** Posts scored by BM25 at most (the newest matches); a word in more posts than COMMON is common. */
+const SCORE_CAP = 1000
+const COMMON = 2000
 const SEMANTIC_BAND = 0.2
 const CANDIDATES = 200
 const SPELLER_MAX_AGE_MS = 10_000
@@ -62,13 +67,31 @@ export function createSearch(deps: SearchDeps): Search {
   let closed = false
   let timer: NodeJS.Timeout | null = null
 
+  /** New posts are indexed here, in batches, not inside the importer's transaction (see migration 0002). */
+  const indexQueued = (budgetMs: number): number => {
+    const until = performance.now() + budgetMs
+    while (searchIndexQueued(db, 200) > 0) if (performance.now() >= until) return searchFtsQueueSize(db)
+    return 0
+  }
+
+  /**
+   * Any of the words, but words held by thousands of posts are left to coverage and the semantic
+   * half when rarer words exist: scoring every post that says "make" buys nothing and costs ~10 µs each.
+   */
+  const lexicalMatch = (matchers: TermMatcher[], phrases: string[]): string => {
+    const exprs = [...matchers.map((m) => (m.corrected ? `"${m.corrected}"*` : termExpr(m.term))), ...phrases.map(phraseExpr)].filter(Boolean)
+    const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0)
+    const rare = counted.filter((x) => x.n <= COMMON)
+    return (rare.length > 0 ? rare : counted).map((x) => x.e).join(' OR ')
+  }
+
   const background = () => {
     if (timer || closed) return
     timer = setTimeout(() => {
       timer = null
       if (closed || !db.$client.open) return
       try {
-        if (semantic.catchUp(50) > 0) background()
+        if (indexQueued(50) > 0 || semantic.catchUp(50) > 0) background()
       } catch (e) {
         deps.log?.warn('search: could not update the vector index', e)
       }
@@ -102,7 +125,7 @@ export function createSearch(deps: SearchDeps): Search {
       mustMatch: p.phrases.map(phraseExpr),
       mustNotMatch: p.excluded.map(phraseExpr),
     }
-    if (semantic.catchUp(budget) > 0) background()
+    if (indexQueued(budget) + semantic.catchUp(budget) > 0) background()
 
     // Words no post holds are read as their closest indexed spelling.
     const matchers: TermMatcher[] = p.terms.map((term) => {
@@ -125,10 +148,8 @@ export function createSearch(deps: SearchDeps): Search {
     if (!hasText) {
       ranked = searchNewest(db, filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 }))
     } else {
-      const match = [anyOf(matchers.filter((m) => !m.corrected).map((m) => m.term)),
-        ...matchers.filter((m) => m.corrected).map((m) => `"${m.corrected}"*`), ...p.phrases.map(phraseExpr)]
-        .filter(Boolean).join(' OR ')
-      const lexical = mode === 'semantic' ? [] : searchLexical(db, match, filter, CANDIDATES)
+      const match = lexicalMatch(matchers, p.phrases)
+      const lexical = mode === 'semantic' || !match ? [] : searchLexical(db, match, filter, CANDIDATES, SCORE_CAP)
       let nearest: Array<{ id: number; score: number }> = []
       if (mode !== 'lexical' && matchers.length > 0) {
         try {
@@ -195,14 +216,16 @@ export function createSearch(deps: SearchDeps): Search {
   return {
     search,
     quick(q, limit) {
+      indexQueued(budget)
       const expr = quickExpr(q)
-      const rows = expr ? searchQuickRanked(db, expr, limit) : []
+      const rows = expr ? searchQuick(db, expr, limit) : []
       return { query: q, results: rows.map((r) => ({ id: r.id, title: titleOf(r.text), authorHandle: r.authorHandle, authorName: r.authorName })) }
     },
     reindex(ids) {
       transaction(db, () => searchReindexRows(db, ids))
       semantic.catchUp(Infinity)
     },
+    indexQueued: (budgetMs = Infinity) => indexQueued(budgetMs),
     backfillEmbeddings: (opts) => semantic.backfill(opts),
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
     close() {

@@ -69,17 +69,47 @@ export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: u
   return { clauses, params }
 }
 
-/** Best BM25 matches of an FTS5 expression that pass the filter; score is BM25 negated (higher is better). */
-export function searchLexical(db: Db, match: string, f: SearchFilter, limit: number): Array<{ id: number; score: number }> {
+/**
+ * Best BM25 matches of an FTS5 expression that pass the filter; score is BM25 negated (higher is
+ * better). BM25 costs a lookup per matching row, so only the newest `scoreCap` matches are scored.
+ */
+export function searchLexical(db: Db, match: string, f: SearchFilter, limit: number, scoreCap = Infinity): Array<{ id: number; score: number }> {
   const { clauses, params } = searchFilterSql(f)
-  if (clauses.length === 0) {
-    return stmt(db, `SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY ${BM25} LIMIT ?`)
-      .all(match, limit) as Array<{ id: number; score: number }>
+  const where = clauses.length ? `AND ${clauses.join(' AND ')}` : ''
+  let from = 0
+  if (Number.isFinite(scoreCap)) {
+    from = (stmt(db, `SELECT f.rowid FROM search_fts f JOIN bookmarks b ON b.id = f.rowid WHERE search_fts MATCH ? ${where}
+      ORDER BY f.rowid DESC LIMIT 1 OFFSET ?`).pluck().get(match, ...params, scoreCap - 1) as number | undefined) ?? 0
   }
-  return stmt(db, `SELECT f.id, f.score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ?) f
+  if (clauses.length === 0) {
+    return stmt(db, `SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? ORDER BY ${BM25} LIMIT ?`)
+      .all(match, from, limit) as Array<{ id: number; score: number }>
+  }
+  return stmt(db, `SELECT f.id, f.score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?) f
     JOIN bookmarks b ON b.id = f.id WHERE ${clauses.join(' AND ')} ORDER BY f.score DESC LIMIT ?`)
-    .all(match, ...params, limit) as Array<{ id: number; score: number }>
+    .all(match, from, ...params, limit) as Array<{ id: number; score: number }>
 }
+
+/** How many posts match, counting no further than `upTo` (cheap: no scoring). */
+export const searchMatchCount = (db: Db, match: string, upTo: number): number =>
+  stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)').pluck().get(match, upTo) as number
+
+/** Indexes up to `limit` queued new posts; returns how many were indexed. */
+export function searchIndexQueued(db: Db, limit: number): number {
+  const ids = stmt(db, 'SELECT bookmark_id FROM search_fts_queue LIMIT ?').pluck().all(limit) as number[]
+  if (ids.length === 0) return 0
+  const list = idList(ids)
+  db.$client.transaction(() => {
+    stmt(db, 'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(list)
+    stmt(db, `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
+      SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
+      WHERE id IN (SELECT value FROM json_each(?))`).run(list)
+    stmt(db, 'DELETE FROM search_fts_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(list)
+  })()
+  return ids.length
+}
+
+export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
 /** Ids passing the filter (for restricting the semantic half). */
 export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
@@ -229,18 +259,13 @@ export const searchHitCategories = (db: Db, ids: readonly number[]) =>
     JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id IN (SELECT value FROM json_each(?))
     ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number; name: string; slug: string; color: string }>
 
-/** Prefix-as-you-type over post text and author: newest first among matches, titles only. */
-export function searchQuick(db: Db, match: string, limit: number): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
+/** Prefix-as-you-type: the best BM25 matches among the newest `window` matching posts, titles only. */
+export function searchQuick(db: Db, match: string, limit: number, window = 100): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
+  const from = (stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?')
+    .pluck().get(match, window - 1) as number | undefined) ?? 0
   return stmt(db, `SELECT b.id, substr(b.text, 1, 300) AS text, b.author_handle AS authorHandle, b.author_name AS authorName
-    FROM bookmarks b WHERE b.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
-    ORDER BY b.id DESC`).all(match, limit) as Array<{ id: number; text: string; authorHandle: string; authorName: string }>
-}
-
-/** Quick search ranked by BM25 when the match set is small enough to score. */
-export function searchQuickRanked(db: Db, match: string, limit: number): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
-  return stmt(db, `SELECT b.id, substr(b.text, 1, 300) AS text, b.author_handle AS authorHandle, b.author_name AS authorName
-    FROM (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ? ORDER BY r LIMIT ?) f
-    JOIN bookmarks b ON b.id = f.id ORDER BY f.r`).all(match, limit) as Array<{ id: number; text: string; authorHandle: string; authorName: string }>
+    FROM (SELECT rowid AS id, ${BM25} AS r FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? ORDER BY r LIMIT ?) f
+    JOIN bookmarks b ON b.id = f.id ORDER BY f.r`).all(match, from, limit) as Array<{ id: number; text: string; authorHandle: string; authorName: string }>
 }
 
 /** Posts with no vector at all for `model`. */
