@@ -111,3 +111,27 @@ describe('vector index', () => {
     expect(idx.search(q, 1)[0].id).toBe(3)
   })
 })
+
+describe('searchTextClause (FTS-backed word filter for the bookmark list)', () => {
+  it('matches every word in text or author, the last as a prefix, and queued posts by LIKE', async () => {
+    const { openDatabase, closeDatabase, searchTextClause, searchIndexQueued } = await import('../../src-main/store/index.ts')
+    const db = openDatabase({ file: ':memory:' })
+    const ins = db.$client.prepare(`INSERT INTO bookmarks(post_id, text, author_handle, author_name, post_created_at, source, raw_json, content_hash)
+      VALUES (?, ?, ?, ?, 0, 'bookmark', '{}', 'h')`)
+    ins.run('1', 'Databases are wonderful', 'alice', 'Alice')
+    ins.run('2', 'Cooking pasta tonight', 'bob', 'Bob')
+    const ids = (q: string) => {
+      const c = searchTextClause(q)!
+      return db.$client.prepare(`SELECT b.id FROM bookmarks b WHERE ${c.clause} ORDER BY b.id`).pluck().all(...c.params)
+    }
+    expect(ids('cooks')).toEqual([]) // queued: LIKE needs the substring
+    expect(ids('databases alice')).toEqual([1])
+    expect(searchIndexQueued(db, 100)).toBe(2)
+    expect(ids('cooks')).toEqual([2]) // indexed: stemmed
+    expect(ids('cook pas')).toEqual([2]) // last word as prefix; "cook" ~ "cooking"
+    expect(ids('bob cooking')).toEqual([2])
+    expect(ids('alice pasta')).toEqual([])
+    expect(searchTextClause('  ')).toBeNull()
+    closeDatabase(db)
+  })
+})

@@ -272,3 +272,24 @@ export function searchQuick(db: Db, match: string, limit: number, window = 100):
 export const searchIdsWithoutEmbedding = (db: Db, model: string): number[] =>
   stmt(db, 'SELECT b.id FROM bookmarks b WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = ?)')
     .pluck().all(model) as number[]
+
+/**
+ * An FTS5 replacement for a LIKE word filter over the alias `b` (for GET /api/bookmarks?q=): every
+ * word must occur in the post text or author (porter-stemmed; the last word also as a prefix). Posts
+ * still waiting in search_fts_queue are matched by LIKE, so the answer is right before indexing ends.
+ */
+export function searchTextClause(q: string): { clause: string; params: unknown[] } | null {
+  const words = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_]*/gu) ?? [])].slice(0, 10)
+  if (words.length === 0) return null
+  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`
+  const match = `{text author} : (${words.map((w, i) => (i === words.length - 1 && w.length >= 2 ? `${quote(w)}*` : quote(w))).join(' AND ')})`
+  const like = words.map(() => "(lower(b.text) LIKE ? ESCAPE '\\' OR lower(b.author_handle) LIKE ? ESCAPE '\\' OR lower(b.author_name) LIKE ? ESCAPE '\\')")
+  const likeParams = words.flatMap((w) => {
+    const p = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    return [p, p, p]
+  })
+  return {
+    clause: `(b.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?) OR (b.id IN (SELECT bookmark_id FROM search_fts_queue) AND ${like.join(' AND ')}))`,
+    params: [match, ...likeParams],
+  }
+}
