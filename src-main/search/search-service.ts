@@ -1,6 +1,6 @@
 import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import {
-  categoryForSearch, dataStamp, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
+  categoryForSearch, dataStamp, searchAnyMatch, searchFilterIds, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
 } from '../store/index.ts'
 import { createLocalEmbedder, type Embedder } from './embedder.ts'
@@ -85,6 +85,19 @@ export function createSearch(deps: SearchDeps): Search {
     return (rare.length > 0 ? rare : counted).map((x) => x.e).join(' OR ')
   }
 
+  /**
+   * Nearest posts that pass the filter: the best 3000 checked against it (cheap for broad filters
+   * such as dates or media); a narrow filter that leaves too few is searched within its own posts.
+   */
+  const nearestPassing = (qv: Float32Array, filter: SearchFilter) => {
+    if (!hasSearchFilter(filter)) return semantic.query(qv, CANDIDATES)
+    const wide = semantic.query(qv, 3000)
+    const pass = new Set(searchFilterIds(db, filter, wide.map((n) => n.id)))
+    const kept = wide.filter((n) => pass.has(n.id)).slice(0, CANDIDATES)
+    if (kept.length >= 50 || wide.length < 3000) return kept
+    return semantic.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
+  }
+
   const background = () => {
     if (timer || closed) return
     timer = setTimeout(() => {
@@ -136,8 +149,8 @@ export function createSearch(deps: SearchDeps): Search {
     let semanticText = p.text
     for (const m of matchers) {
       if (!m.corrected) continue
-      const top = searchLexical(db, `"${m.corrected}"*`, {}, 1)
-      const shown = (top.length && surface(searchDocuments(db, [top[0].id])[0], m.corrected)) || m.corrected
+      const hit = searchAnyMatch(db, `"${m.corrected}"*`)
+      const shown = (hit !== null && surface(searchDocuments(db, [hit])[0], m.corrected)) || m.corrected
       corrections.push({ from: m.term, to: shown })
       semanticText = semanticText.replace(new RegExp(`\\b${m.term}\\b`, 'gi'), shown)
     }
@@ -154,8 +167,7 @@ export function createSearch(deps: SearchDeps): Search {
       if (mode !== 'lexical' && matchers.length > 0) {
         try {
           const qv = await semantic.embedQuery(semanticText)
-          const allowed = hasSearchFilter(filter) ? new Set(searchFilteredIds(db, filter)) : undefined
-          nearest = semantic.query(qv, CANDIDATES, allowed)
+          nearest = nearestPassing(qv, filter)
           // Averaged word vectors put loosely related posts near 0.4; keep those close to the best match only.
           const floor = Math.max(COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
           nearest = nearest.filter((n) => n.score >= floor)

@@ -51,9 +51,20 @@ export function createSpeller(vocabulary: Iterable<{ term: string; doc: number }
     if (!list) byFirst.set(k, (list = []))
     list.push(v)
   }
+  const memo = new Map<string, string | null>()
   return {
     correct(word) {
       const w = word.toLowerCase()
+      if (memo.has(w)) return memo.get(w)!
+      const hit = closest(w)
+      if (memo.size > 5000) memo.clear()
+      memo.set(w, hit)
+      return hit
+    },
+  }
+
+  function closest(w: string): string | null {
+    {
       if (w.length < 4) return null
       const max = w.length <= 7 ? 1 : 2
       let best: { term: string; doc: number; d: number } | null = null
@@ -67,6 +78,6 @@ export function createSpeller(vocabulary: Iterable<{ term: string; doc: number }
         }
       }
       return best?.term ?? null
-    },
+    }
   }
 }

@@ -93,6 +93,7 @@ export function createVectorIndex({ dim, kernel = createDotKernel(), initialCapa
       if (qs === 0) return []
       kernel.run(size, rowBytes)
       const out = views.out
+      if (k > 64) return topMany(out, k, qs, allowed)
       // A small sorted buffer of the best k: k is <= a few hundred, so insertion beats a heap here.
       const topIds: number[] = []
       const topScores: number[] = []
@@ -114,4 +115,46 @@ export function createVectorIndex({ dim, kernel = createDotKernel(), initialCapa
       return topIds.map((id, i) => ({ id, score: topScores[i] }))
     },
   }
+
+  /** Many neighbours: the k-th best score by quickselect, then only the rows above it are sorted. */
+  function topMany(out: Int32Array, k: number, qs: number, allowed?: ReadonlySet<number>) {
+    const scores = new Float32Array(size)
+    let n = 0
+    const pos2: number[] = []
+    for (let i = 0; i < size; i++) {
+      if (allowed && !allowed.has(ids[i])) continue
+      scores[n++] = out[i] * scales[i] * qs
+      pos2.push(i)
+    }
+    const threshold = n <= k ? -Infinity : kthLargest(scores.slice(0, n), k)
+    const hits: Array<{ id: number; score: number }> = []
+    for (let j = 0; j < n; j++) if (scores[j] >= threshold) hits.push({ id: ids[pos2[j]], score: scores[j] })
+    return hits.sort((a, b) => b.score - a.score).slice(0, k)
+  }
+}
+
+function kthLargest(a: Float32Array, k: number): number {
+  let lo = 0
+  let hi = a.length - 1
+  const target = k - 1
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (a[i] > pivot) i++
+      while (a[j] < pivot) j--
+      if (i <= j) {
+        const t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i++
+        j--
+      }
+    }
+    if (target <= j) hi = j
+    else if (target >= i) lo = i
+    else break
+  }
+  return a[target]
 }

@@ -135,3 +135,24 @@ describe('searchTextClause (FTS-backed word filter for the bookmark list)', () =
     closeDatabase(db)
   })
 })
+
+describe('vector index, many neighbours', () => {
+  it('returns the same order through quickselect as a full sort', () => {
+    const idx = createVectorIndex({ dim: 8 })
+    let seed = 3
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
+    const vecs = new Map<number, Float32Array>()
+    for (let id = 1; id <= 3000; id++) {
+      const v = Float32Array.from({ length: 8 }, rnd)
+      vecs.set(id, v)
+      idx.upsert(id, v)
+    }
+    const q = Float32Array.from({ length: 8 }, rnd)
+    const many = idx.search(q, 500)
+    expect(many).toHaveLength(500)
+    for (let i = 1; i < many.length; i++) expect(many[i - 1].score).toBeGreaterThanOrEqual(many[i].score)
+    expect(many.slice(0, 10).map((h) => h.id)).toEqual(idx.search(q, 10).map((h) => h.id))
+    const allowed = new Set([5, 6, 7, 2999])
+    expect(idx.search(q, 100, allowed).map((h) => h.id).sort((a, b) => a - b)).toEqual([5, 6, 7, 2999])
+  })
+})

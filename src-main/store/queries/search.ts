@@ -46,8 +46,9 @@ export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: u
     params.push(f.categoryId)
   }
   for (const h of f.has ?? []) {
-    if (h === 'image') clauses.push("EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type = 'photo')")
-    else if (h === 'video') clauses.push("EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type IN ('video', 'animated_gif'))")
+    // media_count (kept by the importer) spares a probe for the many posts without media.
+    if (h === 'image') clauses.push("b.media_count > 0 AND EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type = 'photo')")
+    else if (h === 'video') clauses.push("b.media_count > 0 AND EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type IN ('video', 'animated_gif'))")
     else clauses.push("json_valid(b.urls) AND json_array_length(b.urls) > 0")
   }
   if (f.after !== undefined) {
@@ -78,15 +79,16 @@ export function searchLexical(db: Db, match: string, f: SearchFilter, limit: num
   const where = clauses.length ? `AND ${clauses.join(' AND ')}` : ''
   let from = 0
   if (Number.isFinite(scoreCap)) {
-    from = (stmt(db, `SELECT f.rowid FROM search_fts f JOIN bookmarks b ON b.id = f.rowid WHERE search_fts MATCH ? ${where}
-      ORDER BY f.rowid DESC LIMIT 1 OFFSET ?`).pluck().get(match, ...params, scoreCap - 1) as number | undefined) ?? 0
+    from = (stmt(db, `SELECT search_fts.rowid FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid WHERE search_fts MATCH ? ${where}
+      ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET ?`).pluck().get(match, ...params, scoreCap - 1) as number | undefined) ?? 0
   }
   if (clauses.length === 0) {
     return stmt(db, `SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? ORDER BY ${BM25} LIMIT ?`)
       .all(match, from, limit) as Array<{ id: number; score: number }>
   }
-  return stmt(db, `SELECT f.id, f.score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?) f
-    JOIN bookmarks b ON b.id = f.id WHERE ${clauses.join(' AND ')} ORDER BY f.score DESC LIMIT ?`)
+  // BM25 in the outer select: computed only for rows that pass the filter.
+  return stmt(db, `SELECT search_fts.rowid AS id, -${BM25} AS score FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid
+    WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND ${clauses.join(' AND ')} ORDER BY score DESC LIMIT ?`)
     .all(match, from, ...params, limit) as Array<{ id: number; score: number }>
 }
 
@@ -117,6 +119,17 @@ export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
   return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''}`)
     .pluck().all(...params) as number[]
 }
+
+/** Which of `ids` pass the filter. */
+export function searchFilterIds(db: Db, f: SearchFilter, ids: readonly number[]): number[] {
+  const { clauses, params } = searchFilterSql(f)
+  return stmt(db, `SELECT b.id FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?)) ${clauses.length ? `AND ${clauses.join(' AND ')}` : ''}`)
+    .pluck().all(idList(ids), ...params) as number[]
+}
+
+/** Some post holding a match, without scoring (for finding the word a corrected stem stands for). */
+export const searchAnyMatch = (db: Db, match: string): number | null =>
+  (stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT 1').pluck().get(match) as number | undefined) ?? null
 
 /** Newest posts passing the filter: the answer to a query that is only filters. */
 export function searchNewest(db: Db, f: SearchFilter, limit: number): number[] {
