@@ -47,13 +47,17 @@ export interface Search {
   catchUp(budgetMs?: number): number
   /** Indexes queued new posts for words now; returns how many remain. */
   indexQueued(budgetMs?: number): number
+  /** The vector scan runs in WebAssembly SIMD (false: the plain JS fallback). */
+  readonly simd: boolean
   close(): void
 }
 
 const RRF_K = 60
 /** Posts scored by BM25 at most (the newest matches); a word in more posts than COMMON is common. */
-const SCORE_CAP = 1000
+const SCORE_CAP = 500
 const COMMON = 2000
+/** Neighbours checked against a filter before searching within the filter's own posts. */
+const WIDE = 1000
 const SEMANTIC_BAND = 0.2
 const CANDIDATES = 200
 const SPELLER_MAX_AGE_MS = 10_000
@@ -75,26 +79,27 @@ export function createSearch(deps: SearchDeps): Search {
   }
 
   /**
-   * Any of the words, but words held by thousands of posts are left to coverage and the semantic
-   * half when rarer words exist: scoring every post that says "make" buys nothing and costs ~10 µs each.
+   * Any of the words, rarest first, while together they hold at most COMMON posts; commoner words are
+   * left to coverage and the semantic half: scoring every post that says "make" costs ~10 µs each and buys nothing.
    */
   const lexicalMatch = (matchers: TermMatcher[], phrases: string[]): string => {
     const exprs = [...matchers.map((m) => (m.corrected ? `"${m.corrected}"*` : termExpr(m.term))), ...phrases.map(phraseExpr)].filter(Boolean)
-    const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0)
-    const rare = counted.filter((x) => x.n <= COMMON)
-    return (rare.length > 0 ? rare : counted).map((x) => x.e).join(' OR ')
+    const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n)
+    // The rarest word always; more while together they stay under COMMON posts.
+    const used = counted.filter((x, i) => i === 0 || counted.slice(0, i + 1).reduce((s, y) => s + y.n, 0) <= COMMON)
+    return used.map((x) => x.e).join(' OR ')
   }
 
   /**
-   * Nearest posts that pass the filter: the best 3000 checked against it (cheap for broad filters
+   * Nearest posts that pass the filter: the best 1000 checked against it (cheap for broad filters
    * such as dates or media); a narrow filter that leaves too few is searched within its own posts.
    */
   const nearestPassing = (qv: Float32Array, filter: SearchFilter) => {
     if (!hasSearchFilter(filter)) return semantic.query(qv, CANDIDATES)
-    const wide = semantic.query(qv, 3000)
+    const wide = semantic.query(qv, WIDE)
     const pass = new Set(searchFilterIds(db, filter, wide.map((n) => n.id)))
     const kept = wide.filter((n) => pass.has(n.id)).slice(0, CANDIDATES)
-    if (kept.length >= 50 || wide.length < 3000) return kept
+    if (kept.length >= 50 || wide.length < WIDE) return kept
     return semantic.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
   }
 
@@ -238,6 +243,9 @@ export function createSearch(deps: SearchDeps): Search {
       semantic.catchUp(Infinity)
     },
     indexQueued: (budgetMs = Infinity) => indexQueued(budgetMs),
+    get simd() {
+      return semantic.simd
+    },
     backfillEmbeddings: (opts) => semantic.backfill(opts),
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
     close() {

@@ -4,6 +4,7 @@ import {
   searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
+import { createDotKernel } from './dot-kernel.ts'
 import { createVectorIndex, type VectorIndex } from './vector-index.ts'
 
 /**
@@ -21,6 +22,7 @@ export interface SemanticIndex {
   query(vector: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
   embedQuery(text: string): Promise<Float32Array>
   readonly size: number
+  readonly simd: boolean
 }
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
@@ -96,6 +98,9 @@ export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: E
     model: embedder.model,
     get size() {
       return index?.size ?? 0
+    },
+    get simd() {
+      return index?.simd ?? createDotKernel().simd
     },
     catchUp,
     async backfill({ batch = 64, signal } = {}) {

@@ -42,6 +42,7 @@ export function createVectorIndex({ dim, kernel = createDotKernel(), initialCapa
   let scales = new Float32Array(capacity)
   const pos = new Map<number, number>()
   let size = 0
+  let scratch = new Float32Array(0)
 
   const grow = () => {
     capacity *= 2
@@ -93,7 +94,7 @@ export function createVectorIndex({ dim, kernel = createDotKernel(), initialCapa
       if (qs === 0) return []
       kernel.run(size, rowBytes)
       const out = views.out
-      if (k > 64) return topMany(out, k, qs, allowed)
+      if (k > 256) return topMany(out, k, qs, allowed)
       // A small sorted buffer of the best k: k is <= a few hundred, so insertion beats a heap here.
       const topIds: number[] = []
       const topScores: number[] = []
@@ -118,17 +119,15 @@ export function createVectorIndex({ dim, kernel = createDotKernel(), initialCapa
 
   /** Many neighbours: the k-th best score by quickselect, then only the rows above it are sorted. */
   function topMany(out: Int32Array, k: number, qs: number, allowed?: ReadonlySet<number>) {
-    const scores = new Float32Array(size)
-    let n = 0
-    const pos2: number[] = []
-    for (let i = 0; i < size; i++) {
-      if (allowed && !allowed.has(ids[i])) continue
-      scores[n++] = out[i] * scales[i] * qs
-      pos2.push(i)
-    }
-    const threshold = n <= k ? -Infinity : kthLargest(scores.slice(0, n), k)
+    if (scratch.length < size) scratch = new Float32Array(capacity)
+    const scores = scratch
+    for (let i = 0; i < size; i++) scores[i] = allowed && !allowed.has(ids[i]) ? -Infinity : out[i] * scales[i] * qs
+    const threshold = size <= k ? -Infinity : kthLargest(scores.slice(0, size), k)
     const hits: Array<{ id: number; score: number }> = []
-    for (let j = 0; j < n; j++) if (scores[j] >= threshold) hits.push({ id: ids[pos2[j]], score: scores[j] })
+    for (let i = 0; i < size; i++) {
+      const s = scores[i]
+      if (s >= threshold && s !== -Infinity) hits.push({ id: ids[i], score: s })
+    }
     return hits.sort((a, b) => b.score - a.score).slice(0, k)
   }
 }
