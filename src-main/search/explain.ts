@@ -108,6 +108,32 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
   }
 }
 
+const FIELD_WEIGHTS: Array<[keyof SearchDocument, number]> = [
+  ['text', 4], ['author', 3], ['urls', 1.5], ['entitiesJson', 2], ['tags', 2.5], ['ocr', 1.2], ['summary', 1.5], ['categories', 1.5],
+]
+
+/** FTS5's BM25 (k1 1.2) with each document taken as average length; `counts` holds each term's posting count. */
+export function approxBm25(doc: SearchDocument, terms: TermMatcher[], phrases: string[], counts: Map<string, number>, n: number): number {
+  const idf = (df: number) => Math.max(1e-6, Math.log((n - df + 0.5) / (df + 0.5)))
+  let score = 0
+  const add = (df: number, tfw: number) => {
+    if (tfw > 0) score += (idf(df) * tfw * 2.2) / (tfw + 1.2)
+  }
+  for (const t of terms) {
+    const df = counts.get(t.corrected ? `"${t.corrected}"*` : `"${t.term.replace(/\*+$/, '')}"${t.term.endsWith('*') ? '*' : ''}`) ?? 1
+    let tfw = 0
+    for (const [field, w] of FIELD_WEIGHTS) tfw += w * words(doc[field] as string | null).filter((x) => matchesWord(t, x)).length
+    add(df, tfw)
+  }
+  for (const p of phrases) {
+    const df = counts.get(`"${p.replace(/"/g, '""')}"`) ?? 1
+    let tfw = 0
+    for (const [field, w] of FIELD_WEIGHTS) tfw += w * ((doc[field] as string | null) ?? '').toLowerCase().split(p).length - w
+    add(df, tfw)
+  }
+  return score
+}
+
 /** The word in the post that a corrected stem stands for ("databas" -> "databases"). */
 export function surface(doc: Pick<SearchDocument, 'text' | 'ocr' | 'summary' | 'tags'>, stemPrefix: string): string | null {
   for (const s of [doc.text, doc.tags, doc.summary, doc.ocr]) {

@@ -1,11 +1,11 @@
 import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import {
-  categoryForSearch, dataStamp, searchAnyMatch, searchFilterIds, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
+  categoryForSearch, dataStamp, searchAnyMatch, searchFilterIds, searchMatchingAmong, searchPostCount, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
 } from '../store/index.ts'
 import { createLocalEmbedder, type Embedder } from './embedder.ts'
 import { bookmarksForHits } from './hits.ts'
-import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
+import { approxBm25, COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
 import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
 import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
 import { runRerank, type Reranker } from './rerank.ts'
@@ -58,6 +58,8 @@ const SCORE_CAP = 500
 const COMMON = 2000
 /** Neighbours checked against a filter before searching within the filter's own posts. */
 const WIDE = 1000
+/** A filter allowing at most this many posts is applied before scoring. */
+const NARROW_MAX = 2000
 const SEMANTIC_BAND = 0.2
 const CANDIDATES = 200
 const SPELLER_MAX_AGE_MS = 10_000
@@ -82,12 +84,24 @@ export function createSearch(deps: SearchDeps): Search {
    * Any of the words, rarest first, while together they hold at most COMMON posts; commoner words are
    * left to coverage and the semantic half: scoring every post that says "make" costs ~10 µs each and buys nothing.
    */
-  const lexicalMatch = (matchers: TermMatcher[], phrases: string[]): string => {
+  /**
+   * BM25 as FTS5 computes it (column weights inside the saturation, document length taken as
+   * average) for the few posts of a narrow filter: FTS5 can only score while walking a whole doclist.
+   */
+  const scoreAmong = (match: string, ids: number[], matchers: TermMatcher[], phrases: string[], counts: Map<string, number>) => {
+    // A few hundred posts are read and matched here; more are first narrowed by the index.
+    const hits = ids.length <= 300 ? ids : searchMatchingAmong(db, match, ids).slice(0, CANDIDATES * 2)
+    const n = searchPostCount(db)
+    return searchDocuments(db, hits).map((d) => ({ id: d.id, score: approxBm25(d, matchers, phrases, counts, n) }))
+      .filter((x) => x.score > 0).sort((a, b) => b.score - a.score).slice(0, CANDIDATES)
+  }
+
+  const lexicalMatch = (matchers: TermMatcher[], phrases: string[]): { match: string; counts: Map<string, number> } => {
     const exprs = [...matchers.map((m) => (m.corrected ? `"${m.corrected}"*` : termExpr(m.term))), ...phrases.map(phraseExpr)].filter(Boolean)
     const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n)
     // The rarest word always; more while together they stay under COMMON posts.
     const used = counted.filter((x, i) => i === 0 || counted.slice(0, i + 1).reduce((s, y) => s + y.n, 0) <= COMMON)
-    return used.map((x) => x.e).join(' OR ')
+    return { match: used.map((x) => x.e).join(' OR '), counts: new Map(counted.map((x) => [x.e, x.n])) }
   }
 
   /**
@@ -166,13 +180,20 @@ export function createSearch(deps: SearchDeps): Search {
     if (!hasText) {
       ranked = searchNewest(db, filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 }))
     } else {
-      const match = lexicalMatch(matchers, p.phrases)
-      const lexical = mode === 'semantic' || !match ? [] : searchLexical(db, match, filter, CANDIDATES, SCORE_CAP)
+      const { match, counts } = lexicalMatch(matchers, p.phrases)
+      // A narrow filter (an author, a category, a phrase) is applied first: scoring is then done on its few posts.
+      const narrow = filter.author !== undefined || filter.categoryId !== undefined || (filter.mustMatch?.length ?? 0) > 0
+        ? searchFilteredIds(db, filter) : null
+      const small = narrow !== null && narrow.length <= NARROW_MAX ? narrow : null
+      let lexical: Array<{ id: number; score: number }> = []
+      if (mode !== 'semantic' && match) {
+        lexical = small ? scoreAmong(match, small, matchers, p.phrases, counts) : searchLexical(db, match, filter, CANDIDATES, SCORE_CAP)
+      }
       let nearest: Array<{ id: number; score: number }> = []
       if (mode !== 'lexical' && matchers.length > 0) {
         try {
           const qv = await semantic.embedQuery(semanticText)
-          nearest = nearestPassing(qv, filter)
+          nearest = small ? semantic.query(qv, CANDIDATES, new Set(small)) : nearestPassing(qv, filter)
           // Averaged word vectors put loosely related posts near 0.4; keep those close to the best match only.
           const floor = Math.max(COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
           nearest = nearest.filter((n) => n.score >= floor)

@@ -38,8 +38,8 @@ export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: u
   const clauses: string[] = []
   const params: unknown[] = []
   if (f.author !== undefined) {
-    clauses.push('b.author_handle = ? COLLATE NOCASE')
-    params.push(f.author)
+    clauses.push('lower(b.author_handle) = ?') // served by search_bookmarks_author_lower_idx
+    params.push(f.author.toLowerCase())
   }
   if (f.categoryId !== undefined) {
     clauses.push('b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)')
@@ -119,6 +119,13 @@ export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
   return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''}`)
     .pluck().all(...params) as number[]
 }
+
+/** Which of `ids` hold a match (no scoring; costs about one pass over the match's postings). */
+export const searchMatchingAmong = (db: Db, match: string, ids: readonly number[]): number[] =>
+  ids.length === 0 ? [] : stmt(db, 'SELECT value FROM json_each(?) WHERE value IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
+    .pluck().all(idList(ids), match) as number[]
+
+export const searchPostCount = (db: Db): number => stmt(db, 'SELECT count(*) FROM bookmarks').pluck().get() as number
 
 /** Which of `ids` pass the filter. */
 export function searchFilterIds(db: Db, f: SearchFilter, ids: readonly number[]): number[] {
