@@ -1,6 +1,6 @@
 import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import {
-  categoryForSearch, dataStamp, searchAnyMatch, searchFilterIds, searchMatchingAmong, searchPostCount, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
+  categoryForSearch, dataStamp, searchFilterIds, searchMatchingAmong, searchPostCount, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
 } from '../store/index.ts'
 import { createLocalEmbedder, type Embedder } from './embedder.ts'
@@ -168,8 +168,8 @@ export function createSearch(deps: SearchDeps): Search {
     let semanticText = p.text
     for (const m of matchers) {
       if (!m.corrected) continue
-      const hit = searchAnyMatch(db, `"${m.corrected}"*`)
-      const shown = (hit !== null && surface(searchDocuments(db, [hit])[0], m.corrected)) || m.corrected
+      const [hit] = searchLexical(db, `"${m.corrected}"*`, {}, 1, SCORE_CAP)
+      const shown = (hit && surface(searchDocuments(db, [hit.id])[0], m.corrected)) || m.corrected
       corrections.push({ from: m.term, to: shown })
       semanticText = semanticText.replace(new RegExp(`\\b${m.term}\\b`, 'gi'), shown)
     }

@@ -134,10 +134,6 @@ export function searchFilterIds(db: Db, f: SearchFilter, ids: readonly number[])
     .pluck().all(idList(ids), ...params) as number[]
 }
 
-/** Some post holding a match, without scoring (for finding the word a corrected stem stands for). */
-export const searchAnyMatch = (db: Db, match: string): number | null =>
-  (stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT 1').pluck().get(match) as number | undefined) ?? null
-
 /** Newest posts passing the filter: the answer to a query that is only filters. */
 export function searchNewest(db: Db, f: SearchFilter, limit: number): number[] {
   const { clauses, params } = searchFilterSql(f)
