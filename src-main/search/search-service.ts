@@ -1,4 +1,4 @@
-import type { QuickResult, SearchResponse, SearchResult, SearchUnderstood } from '../../src-shared/schemas/search.ts'
+import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
 import {
   categoryForSearch, dataStamp, searchFilterIds, searchMatchingAmong, searchPostCount, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
@@ -7,11 +7,11 @@ import { createLocalEmbedder, type Embedder } from './embedder.ts'
 import { bookmarksForHits } from './hits.ts'
 import { approxBm25, COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
 import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
-import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
+import { parseQuery } from './query-parser.ts'
+import { describe, filterReasons, titleOf } from './understood.ts'
 import { runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex } from './semantic.ts'
 import { createSpeller, type Speller } from './spelling.ts'
-import { stripLinks } from './words.ts'
 
 export interface SearchDeps {
   db: Db
@@ -300,48 +300,4 @@ function fuse(lexical: Array<{ id: number; score: number }>, nearest: Array<{ id
 function rerankCandidate(d: SearchDocument) {
   const extra = [d.summary, d.tags?.replace(/\|/g, ', '), d.ocr?.slice(0, 300)].filter(Boolean).join(' | ')
   return { id: d.id, text: d.text.slice(0, 600), authorHandle: d.author.split(' ')[0], extra }
-}
-
-function filterReasons(p: ParsedQuery, cat: { name: string } | null): string[] {
-  const out: string[] = []
-  if (p.author) out.push(`by @${p.author}`)
-  if (cat) out.push(`in ${cat.name}`)
-  for (const h of p.has) out.push(h === 'image' ? 'has an image' : h === 'video' ? 'has a video' : 'has a link')
-  if (p.dates) out.push(`posted ${p.dates.label}`)
-  for (const x of p.excluded) out.push(`without "${x}"`)
-  return out
-}
-
-function describe(p: ParsedQuery, cat: { slug: string; name: string } | null, corrections: Array<{ from: string; to: string }>, notes: string[]): SearchUnderstood {
-  const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString())
-  const chips: SearchUnderstood['chips'] = p.parts
-    .filter((part) => part.kind !== 'category' || cat)
-    .map((part) => ({ kind: part.kind, label: part.kind === 'category' && cat ? `in ${cat.name}` : part.label, queryWithout: queryWithout(p.raw, part) }))
-  for (const c of corrections) {
-    chips.push({ kind: 'correction', label: `"${c.from}" read as "${c.to}"`, queryWithout: p.raw })
-  }
-  return {
-    text: p.text,
-    terms: p.terms,
-    phrases: p.phrases,
-    excluded: p.excluded,
-    author: p.author,
-    category: cat ? { slug: cat.slug, name: cat.name } : null,
-    has: p.has,
-    mediaHints: p.mediaHints,
-    after: iso(p.dates?.after),
-    before: iso(p.dates?.before),
-    corrections,
-    notes,
-    chips,
-  }
-}
-
-/** One line for the command palette: the post's first line without links, cut at a word near 90 chars. */
-export function titleOf(text: string): string {
-  const line = stripLinks(text.split('\n').find((l) => l.trim()) ?? '')
-  if (line.length <= 90) return line || '(no text)'
-  const cut = line.slice(0, 90)
-  const at = cut.lastIndexOf(' ')
-  return `${(at > 50 ? cut.slice(0, at) : cut).trimEnd()}…`
 }
