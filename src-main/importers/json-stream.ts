@@ -41,7 +41,12 @@ function makeAssembler(): Assembler {
  * the native JSON.parse; the envelope around them goes through stream-json's tokenizer, which
  * validates it and builds `rest`. Memory stays at one record plus the envelope.
  */
-export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: JsonPath) => boolean): AsyncGenerator<JsonEvent> {
+/**
+ * `longIntegers: false` skips looking for bare integers too long for a JS number, for formats that
+ * write every id as a string (X GraphQL): the check costs a regex pass over every record.
+ */
+export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: JsonPath) => boolean, opts: { longIntegers?: boolean } = {}): AsyncGenerator<JsonEvent> {
+  const longIntegers = opts.longIntegers ?? true
   const parse = jsonParser({ streamValues: false })
   const rest = makeAssembler()
   const pos = new Position()
@@ -71,7 +76,7 @@ export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: 
       sawValue = true
       let value: unknown
       try {
-        value = LONG_NUMBER.test(raw) ? JSON.parse(raw, keepLongIntegers) : JSON.parse(raw)
+        value = longIntegers && LONG_NUMBER.test(raw) ? JSON.parse(raw, keepLongIntegers) : JSON.parse(raw)
       } catch (e) {
         const msg = (e as Error).message
         const rel = Number(/position (\d+)/.exec(msg)?.[1] ?? raw.length)

@@ -30,8 +30,8 @@ const statedSource = (head: string): string | null => {
 
 type RecordFn = (value: unknown) => Iterable<Outcome>
 
-async function* jsonItems(src: ByteSource, n: Numberer, isRecord: (p: JsonPath) => boolean, each: RecordFn, onRest?: (rest: unknown) => Iterable<Outcome>): AsyncGenerator<ImportItem> {
-  for await (const ev of streamJson(decodeText(src.chunks()), isRecord)) {
+async function* jsonItems(src: ByteSource, n: Numberer, isRecord: (p: JsonPath) => boolean, each: RecordFn, onRest?: (rest: unknown) => Iterable<Outcome>, longIntegers = true): AsyncGenerator<ImportItem> {
+  for await (const ev of streamJson(decodeText(src.chunks()), isRecord, { longIntegers })) {
     if (ev.kind === 'record') yield* n.run(() => each(ev.value), postIdOf(ev.value))
     else if (onRest) yield* n.run(() => onRest(ev.value))
   }
@@ -79,7 +79,7 @@ async function* itemsFor(format: ImportFormat, src: ByteSource, head: string, n:
         const o = asObject(v)
         if (o && !o.entryId && !o.content && !o.item && o.result) return [tweetOutcome(o.result, source, o.result)]
         return entryOutcomes(v, source)
-      })
+      }, undefined, false)
       return
     }
     case 'x-archive': {

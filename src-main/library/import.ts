@@ -4,7 +4,7 @@ import { AppError } from '../../src-shared/errors.ts'
 import type { ImportResult, NormalizedPost } from '../../src-shared/schemas/posts.ts'
 import { mergePost, parseExport, type ExportInput, type ImportItem } from '../importers/index.ts'
 import {
-  beginWrite, bookmarkByPostId, insertBookmark, insertImportHistory, insertMedia, mediaForBookmarks, optimize, replaceMedia,
+  allPostIds, beginWrite, bookmarkByPostId, insertBookmark, insertImportHistory, insertMedia, mediaForBookmarks, optimize, replaceMedia,
   updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
 import { postToValues, recordToPost } from './convert.ts'
@@ -34,6 +34,8 @@ interface Run {
   result: LibraryImportResult
   changed: number[]
   inserted: Set<number>
+  /** Post ids stored before this import plus those it wrote: a post not in here needs no lookup. */
+  known: Set<string>
 }
 
 /** Writes one post; conversion failures become that record's error, database failures fail the import. */
@@ -45,9 +47,10 @@ function applyPost(db: Db, run: Run, index: number, post: NormalizedPost, now: n
   } catch (e) {
     return recordError(result, index, post.postId, (e as Error).message)
   }
-  const existing = bookmarkByPostId(db, post.postId)
+  const existing = run.known.has(post.postId) ? bookmarkByPostId(db, post.postId) : null
   if (!existing) {
     const id = insertBookmark(db, values, now)
+    run.known.add(post.postId)
     post.media.forEach((m, i) => insertMedia(db, id, i, m))
     result.imported++
     run.changed.push(id)
@@ -100,12 +103,16 @@ export function createImporter(deps: ImportDeps) {
       result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },
       changed: [],
       inserted: new Set(),
+      known: new Set(),
     }
     const now = clock()
     let tx: WriteTransaction | null = null
     let batch: ImportItem[] = []
     const flush = () => {
-      tx ??= beginWrite(db)
+      if (!tx) {
+        tx = beginWrite(db)
+        r.known = allPostIds(db)
+      }
       for (const item of batch) applyItem(db, r, item, now)
       batch = []
     }

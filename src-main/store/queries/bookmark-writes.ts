@@ -33,6 +33,10 @@ export const bookmarkByPostId = (db: Db, postId: string): (BookmarkRecord & { ra
 export const bookmarkIdByPostId = (db: Db, postId: string): number | null =>
   (stmt(db, 'SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(postId) as number | undefined) ?? null
 
+/** Every stored post id (an import checks new posts against this instead of one SELECT per post). */
+export const allPostIds = (db: Db): Set<string> =>
+  new Set(stmt(db, 'SELECT post_id FROM bookmarks').pluck().all() as string[])
+
 export function insertBookmark(db: Db, v: BookmarkValues, importedAt: number): number {
   return Number(stmt(db, `INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, created_at, source, lang,
       conversation_id, in_reply_to_post_id, urls, engagement, quoted, engagement_score, media_count, raw_json, content_hash)
