@@ -1,7 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Mindmap, MindmapEdge, MindmapNode, MindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import {
-  categoryBySlug, countBookmarksAll, countCategorized, dataStamp, listCategories, newestInCategory, newestUncategorized, relatedIdsFor,
+  categoryBySlug, countBookmarksAll, countCategorized, libraryStamp, listCategories, newestInCategory, newestUncategorized, relatedIdsFor,
   tagsForBookmarks, type Db,
 } from '../store/index.ts'
 
@@ -19,11 +19,11 @@ const label = (p: { text: string; authorHandle: string }) => {
  * the posts shown. `category` pages through one category instead.
  */
 export function createMindmap({ db }: { db: Db }) {
-  // The map only changes with the data: answers are kept per query until anything is written.
+  // The map only changes with the library: answers are kept per query until it changes.
   let cache: { stamp: string; byKey: Map<string, Mindmap> } = { stamp: '', byKey: new Map() }
   return {
     get(q: MindmapQuery): Mindmap {
-      const stamp = dataStamp(db)
+      const stamp = libraryStamp(db)
       if (cache.stamp !== stamp) cache = { stamp, byKey: new Map() }
       const key = JSON.stringify(q)
       const hit = cache.byKey.get(key)

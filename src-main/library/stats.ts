@@ -1,18 +1,18 @@
 import type { Stats } from '../../src-shared/schemas/stats.ts'
 import {
-  countAnalyzed, countBookmarksAll, countByMonth, countBySource, countCategories, countCategorized, countMedia, dataStamp,
+  countAnalyzed, countBookmarksAll, countByMonth, countBySource, countCategories, countCategorized, countMedia, libraryStamp,
   lastImportAt, mediaCountsByType, topAuthors, topCategories, type Db,
 } from '../store/index.ts'
 import { iso } from './convert.ts'
 
 const TOP = 10
 
-/** Dashboard figures; computed once per change to the database (the dashboard polls). */
+/** Dashboard figures; computed once per change to the library (the dashboard polls). */
 export function createStats({ db }: { db: Db }) {
   let cached: { stamp: string; stats: Stats } | null = null
   return {
     get(): Stats {
-      const stamp = dataStamp(db)
+      const stamp = libraryStamp(db)
       if (cached?.stamp === stamp) return cached.stats
       const total = countBookmarksAll(db)
       const categorized = countCategorized(db)

@@ -21,3 +21,14 @@ export function dataStamp(db: Db): string {
   const others = db.$client.pragma('data_version', { simple: true }) as number
   return `${own.n}:${others}`
 }
+
+/**
+ * Moves when anything the library's lists, counts, stats or mind map read changes, and not when the
+ * search index writes in the background (which dataStamp counts). Updates and deletes move the
+ * trigger-kept counter (migration 0004); new rows move the largest id, so imports pay no per-row cost.
+ */
+export function libraryStamp(db: Db): string {
+  const r = stmt(db, `SELECT (SELECT n FROM library_version WHERE id = 1) AS n, (SELECT max(id) FROM bookmarks) AS b,
+    (SELECT max(id) FROM media) AS m`).get() as { n: number; b: number | null; m: number | null }
+  return `${r.n}:${r.b}:${r.m}`
+}
