@@ -41,3 +41,6 @@ CREATE TRIGGER `library_version_knowledge_au` AFTER UPDATE ON knowledge BEGIN UP
 CREATE TRIGGER `library_version_knowledge_ad` AFTER DELETE ON knowledge BEGIN UPDATE library_version SET n = n + 1 WHERE id = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `library_version_history_ai` AFTER INSERT ON import_history BEGIN UPDATE library_version SET n = n + 1 WHERE id = 1; END;
+--> statement-breakpoint
+-- Dashboard figures: media per type from an index instead of reading every media row.
+CREATE INDEX IF NOT EXISTS `library_media_type_idx` ON `media` (`type`);

@@ -61,7 +61,7 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
       const filter = filterOf(q)
       const total = countBookmarks(db, filter)
       const offset = (q.page - 1) * q.limit
-      const ids = offset >= total ? [] : pageBookmarkIds(db, filter, q.sort, q.limit, offset)
+      const ids = offset >= total ? [] : pageBookmarkIds(db, filter, q.sort, q.limit, offset, { matches: total, all: countBookmarks(db, {}) })
       return { bookmarks: hydrate(db, ids), total, page: q.page, limit: q.limit }
     },
 

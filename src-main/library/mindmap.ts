@@ -60,14 +60,15 @@ export function createMindmap({ db }: { db: Db }) {
         nodes.push({ id: nodeId, type: 'category', label: c ? c.name : 'Uncategorized', count, ...(c ? { color: c.color, slug: c.slug } : { slug: UNCATEGORIZED }) })
         edges.push({ source: 'root', target: nodeId, type: 'contains' })
         const offset = (q.page - 1) * q.perCategory
-        addPosts(nodeId, c ? newestInCategory(db, c.id, q.perCategory, offset) : newestUncategorized(db, q.perCategory, offset))
+        addPosts(nodeId, c ? newestInCategory(db, c.id, q.perCategory, offset, { matches: count, all: countBookmarksAll(db) }) : newestUncategorized(db, q.perCategory, offset))
         paging = { page: q.page, pages: Math.max(1, Math.ceil(count / q.perCategory)) }
       } else {
+        const all = countBookmarksAll(db)
         for (const c of listCategories(db)) {
           const nodeId = `category:${c.id}`
           nodes.push({ id: nodeId, type: 'category', label: c.name, count: c.bookmarkCount, color: c.color, slug: c.slug })
           edges.push({ source: 'root', target: nodeId, type: 'contains' })
-          if (c.bookmarkCount > 0) addPosts(nodeId, newestInCategory(db, c.id, q.perCategory))
+          if (c.bookmarkCount > 0) addPosts(nodeId, newestInCategory(db, c.id, q.perCategory, 0, { matches: c.bookmarkCount, all }))
         }
         const uncategorized = countBookmarksAll(db) - countCategorized(db)
         if (uncategorized > 0) {

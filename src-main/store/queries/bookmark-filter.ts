@@ -1,3 +1,5 @@
+import { searchTextClause } from './search.ts'
+
 /** Filters over bookmarks, as SQL on the alias `b`. Shared by the list, the export and the mind map. */
 export interface BookmarkFilter {
   category?: string
@@ -44,11 +46,18 @@ function textMatch(words: string[], params: unknown[]): string[] {
   })
 }
 
-export function filterSql(f: BookmarkFilter): { where: string; params: unknown[] } {
+/**
+ * `walk`: the clause feeds a sorted page whose matches are common enough that walking the sort index
+ * until the page fills beats collecting every match and sorting it; category and text are then
+ * tested per row instead of driving the query.
+ */
+export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { where: string; params: unknown[] } {
   const clauses: string[] = []
   const params: unknown[] = []
   if (f.category !== undefined) {
-    clauses.push('b.id IN (SELECT bc.bookmark_id FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.slug = ?)')
+    clauses.push(opts.walk
+      ? 'EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id AND bc.category_id = (SELECT c.id FROM categories c WHERE c.slug = ?))'
+      : 'b.id IN (SELECT bc.bookmark_id FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.slug = ?)')
     params.push(f.category)
   }
   if (f.source !== undefined) {
@@ -56,7 +65,8 @@ export function filterSql(f: BookmarkFilter): { where: string; params: unknown[]
     params.push(f.source)
   }
   if (f.author !== undefined) {
-    clauses.push('b.author_handle = ? COLLATE NOCASE')
+    // lower() on both sides (ASCII, like NOCASE) so the lower(author_handle) index serves it
+    clauses.push('lower(b.author_handle) = lower(?)')
     params.push(f.author)
   }
   if (f.media === 'any') clauses.push('b.media_count > 0')
@@ -76,8 +86,17 @@ export function filterSql(f: BookmarkFilter): { where: string; params: unknown[]
     clauses.push('b.id IN (SELECT bt.bookmark_id FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE t.name = ?)')
     params.push(f.tag)
   }
-  const words = f.q ? splitWords(f.q) : []
-  if (words.length) clauses.push(...textMatch(words, params))
+  // Words go through the full-text index (posts it has not reached yet by LIKE); text with no word
+  // characters at all (punctuation, symbols) keeps the plain substring match.
+  const fts = f.q ? searchTextClause(f.q) : null
+  if (fts) {
+    // unary + keeps the planner from driving the query by the match list
+    clauses.push(opts.walk ? fts.clause.replace(/^\(b\.id IN /, '(+b.id IN ') : fts.clause)
+    params.push(...fts.params)
+  } else {
+    const words = f.q ? splitWords(f.q) : []
+    if (words.length) clauses.push(...textMatch(words, params))
+  }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
 

@@ -31,9 +31,16 @@ const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHan
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash`
 
-/** The ids of one page, in order. */
-export function pageBookmarkIds(db: Db, f: BookmarkFilter, sort: SortKey, limit: number, offset: number): number[] {
-  const { where, params } = filterSql(f)
+/** About how many rows of the sort index a page may walk before collecting and sorting the matches is cheaper. */
+const WALK_ROWS = 5000
+
+/**
+ * The ids of one page, in order. `matches` (the filter's count) and `all` (the library's) choose the
+ * plan: a filter matching a large share of the library is best found by walking the sort order.
+ */
+export function pageBookmarkIds(db: Db, f: BookmarkFilter, sort: SortKey, limit: number, offset: number, share?: { matches: number; all: number }): number[] {
+  const walk = share !== undefined && (offset + limit) * share.all <= WALK_ROWS * Math.max(1, share.matches)
+  const { where, params } = filterSql(f, { walk })
   return stmt(db, `SELECT b.id FROM bookmarks b ${where} ORDER BY ${ORDER_BY[sort]} LIMIT ? OFFSET ?`)
     .pluck().all(...params, limit, offset) as number[]
 }
@@ -102,9 +109,12 @@ export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Gener
 }
 
 /** One page of a category's posts, newest first (the mind map's branches). */
-export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0): { id: number; text: string; authorHandle: string }[] {
+export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0, share?: { matches: number; all: number }): { id: number; text: string; authorHandle: string }[] {
+  // as pageBookmarkIds: a large category is found by walking the date order, a small one collected and sorted
+  const walk = share !== undefined && (offset + limit) * share.all <= WALK_ROWS * Math.max(1, share.matches)
   return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
-    WHERE b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)
+    WHERE ${walk ? 'EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id AND bc.category_id = ?)'
+      : 'b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)'}
     ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(categoryId, limit, offset) as { id: number; text: string; authorHandle: string }[]
 }
 
