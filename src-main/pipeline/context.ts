@@ -32,6 +32,8 @@ export interface RunContext {
   remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
   recordError(bookmarkId: number | null, stage: PipelineStage, message: string, fellBack?: boolean): void
   addUsage(u: Usage): void
+  /** Resolves when the shared connection has no foreign transaction open; await it right before writing. */
+  writable(): Promise<void>
 }
 
 export interface Stage {

@@ -10,6 +10,7 @@ import {
   selectDueBookmarkIds, setJobStatus, unfinishedJobs, type Db, type JobRecord,
 } from '../store/index.ts'
 import type { ImageTools } from './context.ts'
+import { retryBusy, waitForWriters } from './db-guard.ts'
 import { createEventHub } from './events.ts'
 import { createImageTools } from './image-tools.ts'
 import { runJob } from './job-runner.ts'
@@ -87,37 +88,53 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     }
   }
 
+  /** Records a job's failure; never throws (a failure to record is logged, not allowed to crash the server). */
+  async function recordFailure(jobId: string, e: unknown): Promise<void> {
+    log.error(`pipeline job ${jobId} failed`, e)
+    try {
+      await retryBusy(db, () => setJobStatus(db, jobId, 'failed', deps.clock(), { finished: true, error: (e as Error)?.message ?? String(e) }))
+      const j = jobById(db, jobId)
+      hub.publish({ stage: 'complete', progress: 100, processed: j?.processed ?? 0, errors: j?.errors ?? 0 })
+    } catch (e2) {
+      log.error(`pipeline job ${jobId}: could not record the failure`, e2)
+      hub.publish({ stage: 'complete', progress: 100, processed: 0, errors: 0 })
+    }
+  }
+
+  /** Starts a stored job in the background. Resolves once it is running; every later error is recorded on the job. */
   async function launch(job: JobRecord): Promise<void> {
     const abort = new AbortController()
-    let provider: AiProvider
-    try {
-      provider = await deps.activeProvider()
-    } catch (e) {
-      provider = createLocalProvider()
-      insertJobError(db, { jobId: job.id, bookmarkId: null, stage: 'semantic_tagging', message: `the configured provider cannot be used (${(e as Error).message}); the local models did the work`, fellBack: true, now: deps.clock() })
-    }
-    seedCategoriesIfEmpty(db, DEFAULT_CATEGORIES, deps.clock())
-    const categories = categoriesForPipeline(db)
-    const config = {
-      existingTags: allTagNames(db),
-      categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })),
-      examples: [] as Array<{ text: string; categoryId: number }>,
-    }
-    const runner: LocalRunner = deps.offThread === false ? createInProcessRunner(config) : createWorkerRunner(config)
+    let provider: AiProvider | null = null
+    let runner: LocalRunner | null = null
     const done = (async () => {
       try {
+        try {
+          provider = await deps.activeProvider()
+        } catch (e) {
+          provider = createLocalProvider()
+          const message = `the configured provider cannot be used (${(e as Error).message}); the local models did the work`
+          await retryBusy(db, () => insertJobError(db, { jobId: job.id, bookmarkId: null, stage: 'semantic_tagging', message, fellBack: true, now: deps.clock() }))
+        }
+        const config = await retryBusy(db, () => {
+          seedCategoriesIfEmpty(db, DEFAULT_CATEGORIES, deps.clock())
+          return { categories: categoriesForPipeline(db), existingTags: allTagNames(db) }
+        })
+        const categories = config.categories
+        const runnerConfig = {
+          existingTags: config.existingTags,
+          categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })),
+          examples: [] as Array<{ text: string; categoryId: number }>,
+        }
+        runner = deps.offThread === false ? createInProcessRunner(runnerConfig) : createWorkerRunner(runnerConfig)
         const outcome = await runJob(job, abort.signal, {
           db, now: deps.clock, log, hub, provider, runner, mediaCache: deps.mediaCache(), images, categories, batchScale: deps.batchScale,
         })
         log.info(`pipeline job ${job.id} ${outcome}`)
       } catch (e) {
-        log.error(`pipeline job ${job.id} failed`, e)
-        setJobStatus(db, job.id, 'failed', deps.clock(), { finished: true, error: (e as Error).message })
-        const j = jobById(db, job.id)
-        hub.publish({ stage: 'complete', progress: 100, processed: j?.processed ?? 0, errors: j?.errors ?? 0 })
+        await recordFailure(job.id, e)
       } finally {
-        await runner.close().catch(() => {})
-        await provider.close?.().catch(() => {})
+        await (runner as LocalRunner | null)?.close().catch(() => {})
+        await (provider as AiProvider | null)?.close?.().catch(() => {})
         active = null
         if (!closed && pendingImported.size > 0) {
           const ids = [...pendingImported]
@@ -125,7 +142,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           void start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
         }
       }
-    })()
+    })().catch((e) => log.error(`pipeline job ${job.id}: unexpected error`, e))
     active = { job, abort, done }
   }
 
@@ -140,10 +157,17 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   async function startNow(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult> {
     if (closed) throw new AppError('INTERNAL_ERROR', 'The library is closing.')
     if (active) return { jobId: active.job.id, status: 'running', totalBookmarks: active.job.total }
-    const ids = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force })
-    const id = randomUUID()
     const providerName = (await deps.activeProvider().catch(() => null))?.name ?? 'local'
-    insertJob(db, { id, force: body.force ?? false, bookmarkIds: body.bookmarkIds ?? null, provider: providerName, createdBy: userId, now: deps.clock(), items: ids })
+    // An import holds its write transaction across awaits: a job created inside it would roll back with it.
+    await waitForWriters(db)
+    const raced = active as { job: JobRecord } | null
+    if (raced) return { jobId: raced.job.id, status: 'running', totalBookmarks: raced.job.total }
+    const id = randomUUID()
+    const ids = await retryBusy(db, () => {
+      const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force })
+      insertJob(db, { id, force: body.force ?? false, bookmarkIds: body.bookmarkIds ?? null, provider: providerName, createdBy: userId, now: deps.clock(), items: due })
+      return due
+    })
     const job = jobById(db, id)!
     hub.publish({ stage: 'entity_extraction', progress: 0, current: 0, total: ids.length })
     await launch(job)
@@ -216,7 +240,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const last = next.at(-1)
       if (last && !active) {
         log.info(`resuming pipeline job ${last.id}`)
-        void launch(last)
+        void launch(last).catch((e) => log.error(`resuming pipeline job ${last.id} failed`, e))
       }
     },
     async idle() {

@@ -8,6 +8,7 @@ import {
   setJobStatus, transaction, updateJobProgress, type Db, type JobRecord, type PipelineCategory,
 } from '../store/index.ts'
 import type { ImageTools, RunContext, Stage } from './context.ts'
+import { isBusy, retryBusy, waitForWriters } from './db-guard.ts'
 import { overallProgress, type EventHub } from './events.ts'
 import { categorization } from './stages/categorization.ts'
 import { entityExtraction } from './stages/entity-extraction.ts'
@@ -56,17 +57,21 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     recordError: (bookmarkId, stage, message, fellBack = false) =>
       insertJobError(db, { jobId: job.id, bookmarkId, stage, message, fellBack, now: deps.now() }),
     addUsage: (u) => addJobUsage(db, job.id, u),
+    writable: () => waitForWriters(db, signal),
   }
   const total = countJobItems(db, job.id)
   for (const stage of STAGES) {
     if (signal.aborted) break
     const ids = jobItemsBelow(db, job.id, stage.index)
     let current = total - ids.length
-    const emit = () => {
-      updateJobProgress(db, job.id, { stage: stage.name, current, total, now: deps.now() })
+    const emit = async () => {
+      // Progress is advisory: a busy database must not fail the job over it.
+      await retryBusy(db, () => updateJobProgress(db, job.id, { stage: stage.name, current, total, now: deps.now() }), { signal }).catch((e) => {
+        if (!isBusy(e)) throw e
+      })
       deps.hub.publish({ stage: stage.name, progress: overallProgress(stage.index, current, total), current, total })
     }
-    emit()
+    await emit()
     if (ids.length === 0) continue
     try {
       await stage.prepare?.(ctx)
@@ -80,28 +85,44 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
       await runIsolated(stage, batch, ctx)
       if (signal.aborted) break
       current += batch.length
-      emit()
+      await emit()
       await yieldToLoop()
     }
   }
   if (signal.aborted && signal.reason === 'shutdown') return 'interrupted'
-  const processed = countJobItemsAtLeast(db, job.id, 4)
-  const errors = countJobProblemPosts(db, job.id)
   const status = signal.aborted ? 'cancelled' : 'completed'
-  setJobStatus(db, job.id, status, deps.now(), { finished: true, processed, errors })
+  const { processed, errors } = await retryBusy(db, () => {
+    const counts = { processed: countJobItemsAtLeast(db, job.id, 4), errors: countJobProblemPosts(db, job.id) }
+    setJobStatus(db, job.id, status, deps.now(), { finished: true, ...counts })
+    return counts
+  })
   deps.hub.publish({ stage: 'complete', progress: 100, processed, errors })
   return status
 }
 
-/** A batch that throws is retried post by post, so one bad post cannot sink the others. */
-async function runIsolated(stage: Stage, ids: number[], ctx: RunContext): Promise<void> {
+const BUSY_RETRIES = 6
+
+/**
+ * A batch that throws is retried post by post, so one bad post cannot sink the others. A busy
+ * database is not the posts' fault: the batch waits and runs again before anything is marked failed.
+ */
+async function runIsolated(stage: Stage, ids: number[], ctx: RunContext, busyTries = 0): Promise<void> {
   try {
+    await ctx.writable()
     await stage.run(ids, ctx)
   } catch (e) {
     if (ctx.signal.aborted) return
+    if (isBusy(e) && busyTries < BUSY_RETRIES) {
+      ctx.log.warn(`pipeline ${stage.name}: the database is busy; retrying a batch of ${ids.length}`)
+      await yieldToLoop()
+      await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** busyTries)))
+      return runIsolated(stage, ids, ctx, busyTries + 1)
+    }
     if (ids.length === 1) {
-      ctx.recordError(ids[0], stage.name as PipelineStage, `${stage.name} failed: ${(e as Error).message}`)
-      transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, stage.index))
+      await retryBusy(ctx.db, () => {
+        ctx.recordError(ids[0], stage.name as PipelineStage, `${stage.name} failed: ${(e as Error).message}`)
+        transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, stage.index))
+      }, { signal: ctx.signal })
       return
     }
     ctx.log.warn(`pipeline ${stage.name}: a batch of ${ids.length} failed (${(e as Error).message}); retrying one by one`)

@@ -55,6 +55,7 @@ export const categorization: Stage = {
     }
     const related = await ctx.runner.related(ready.map((p) => p.id), RELATED)
     if (ctx.signal.aborted) return
+    await ctx.writable()
     const locks = categoryLocks(ctx.db, ids)
     const now = ctx.now()
     transaction(ctx.db, () => {

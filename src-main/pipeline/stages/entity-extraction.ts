@@ -10,6 +10,7 @@ export const entityExtraction: Stage = {
     const posts = loadPipelinePosts(ctx.db, ids)
     const out = await ctx.runner.entities(posts.map(toEnginePost))
     for (const r of out) ctx.entities.set(r.id, r.entities)
+    await ctx.writable()
     transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, 1))
   },
 }

@@ -24,6 +24,7 @@ export const semanticTagging: Stage = {
     const tagsById = new Map([...remote.keys()].map((id, i) => [id, remoteTags[i]]))
     const vectors = ctx.provider.embed ? await remoteVectors(posts, ctx) : null
     if (ctx.signal.aborted) return
+    await ctx.writable()
     const now = ctx.now()
     transaction(ctx.db, () => {
       for (const p of posts) {

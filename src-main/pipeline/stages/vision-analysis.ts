@@ -25,6 +25,7 @@ export const visionAnalysis: Stage = {
       }
     }
     await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, work.length) }, worker))
+    await ctx.writable()
     if (ctx.signal.aborted) return
     transaction(ctx.db, () => {
       for (const w of writes) writeMediaAnalysis(ctx.db, w)
