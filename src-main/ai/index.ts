@@ -7,7 +7,7 @@ import { createOpenAiProvider } from './providers/openai.ts'
 import type { AiProvider } from './types.ts'
 
 export type {
-  AiProvider, AnalyzeContext, AnalyzeInput, AnalyzeResult, CategoryChoice, EmbedResult, PostAction, PostAnalysis, ProviderTest, Sentiment, Usage,
+  AiProvider, AnalyzeContext, AnalyzeInput, AnalyzeResult, CategoryChoice, EmbedResult, PostAction, PostAnalysis, ProviderTest, RerankInput, RerankResult, RerankScore, Sentiment, Usage,
 } from './types.ts'
 export { addUsage, NO_USAGE } from './types.ts'
 export { createAnthropicProvider, ANTHROPIC_DEFAULT_MODEL, type AnthropicProviderOptions } from './providers/anthropic.ts'
@@ -17,6 +17,7 @@ export { createLocalProvider, toEnginePost } from './providers/local.ts'
 export { createInProcessRunner, createWorkerRunner, type LocalRunner } from './providers/local-runner.ts'
 export { LOCAL_MODEL, LOCAL_EMBEDDING_MODEL, ossReportOf, type EnginePost, type EngineConfig, type OssReport, type SemanticResult } from './providers/local-engine.ts'
 export { isAbort, RemoteError } from './providers/remote-call.ts'
+export { RERANK_PROMPT_VERSION } from './prompts/rerank.ts'
 
 /** Everything needed to build any provider; keys come from the credential store at call time. */
 export interface ProviderConfig {

@@ -70,6 +70,28 @@ export interface EmbedResult {
   usage: Usage
 }
 
+/** One search candidate a provider is asked to judge. Text fields are data, never instructions. */
+export interface RerankInput {
+  id: number
+  text: string
+  authorHandle: string
+  /** Summary, tags and image text when known. */
+  extra: string
+}
+
+/** The model's judgement of one candidate: 0-1 and a few plain words. */
+export interface RerankScore {
+  id: number
+  score: number
+  reason: string
+}
+
+export interface RerankResult {
+  /** Best first; only ids that were candidates, each once. */
+  items: RerankScore[]
+  usage: Usage
+}
+
 export interface ProviderTest {
   method: AuthMethod
   model: string
@@ -89,6 +111,8 @@ export interface AiProvider {
   readonly vision: boolean
   analyze(posts: AnalyzeInput[], ctx: AnalyzeContext): Promise<AnalyzeResult>
   embed?(texts: string[], signal?: AbortSignal): Promise<EmbedResult>
+  /** One call judging a search's best candidates (remote providers); throws when the reply is unusable. */
+  rerank?(query: string, candidates: RerankInput[], signal?: AbortSignal): Promise<RerankResult>
   describeImage?(image: { mime: string; data: Uint8Array; altText: string | null }, signal?: AbortSignal): Promise<{ description: string; usage: Usage }>
   /** A real minimal call; throws AppError saying what to fix. */
   test(signal?: AbortSignal): Promise<ProviderTest>

@@ -10,7 +10,7 @@ import {
 import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
 import { createLibrary, type Library } from '../library/index.ts'
-import { createSearch, type Reranker } from '../search/index.ts'
+import { activeReranker, createSearch, type Reranker } from '../search/index.ts'
 import { createPipeline, type Pipeline } from '../pipeline/index.ts'
 import { createSettings, type Settings } from '../settings/index.ts'
 import { createMediaCache, createMediaFiles } from '../media/index.ts'
@@ -26,7 +26,7 @@ export interface AppOverrides {
   bcryptCost?: number
   /** Where LAN sharing listens (tests pass a loopback address such as 127.0.0.2). */
   lanNetwork?: LanNetwork
-  /** Reorders and explains search results (tests pass a fake; a configured AI provider later). */
+  /** Reorders and explains search results; by default the active AI provider's, resolved per search. */
   reranker?: Reranker | null
   /** Multiplies the pipeline's batch sizes (tests use small batches to see work committed batch by batch). */
   pipelineBatchScale?: number
@@ -73,7 +73,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
     const library = createLibrary({ db, clock, onImported: (ids) => pipeline.onImported(ids) })
     // Capabilities are created here and their routes listed below, one line each.
-    const search = createSearch({ db, clock, reranker: overrides.reranker, log })
+    const reranker = overrides.reranker !== undefined ? overrides.reranker : activeReranker(() => settings.activeProvider(), (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
+    const search = createSearch({ db, clock, reranker, log })
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
       fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
     const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })

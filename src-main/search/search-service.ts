@@ -18,7 +18,8 @@ export interface SearchDeps {
   clock?: () => number
   /** Defaults to the offline word-vector embedder. */
   embedder?: Embedder
-  reranker?: Reranker | null
+  /** A fixed reranker, or a function resolving one per search (the active provider's; null = none). */
+  reranker?: Reranker | null | (() => Promise<Reranker | null>)
   rerankTimeoutMs?: number
   /** How many fused candidates the reranker sees. */
   rerankCandidates?: number
@@ -69,6 +70,16 @@ export function createSearch(deps: SearchDeps): Search {
   const clock = deps.clock ?? Date.now
   const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
   const budget = deps.catchUpBudgetMs ?? 20
+  const resolveReranker = async (): Promise<Reranker | null> => {
+    const r = deps.reranker
+    if (typeof r !== 'function') return r ?? null
+    try {
+      return await r()
+    } catch (e) {
+      deps.log?.warn('search: could not resolve the reranker; searching offline', e)
+      return null
+    }
+  }
   let speller: { at: number; stamp: string; s: Speller } | null = null
   let closed = false
   let timer: NodeJS.Timeout | null = null
@@ -205,7 +216,8 @@ export function createSearch(deps: SearchDeps): Search {
       ranked = fuse(lexical, nearest)
     }
 
-    const pool = ranked.slice(0, Math.max(opts.limit, deps.reranker ? (deps.rerankCandidates ?? 20) : 0, 30))
+    const reranker = hasText ? await resolveReranker() : null
+    const pool = ranked.slice(0, Math.max(opts.limit, reranker ? (deps.rerankCandidates ?? 20) : 0, 30))
     const docs = new Map(searchDocuments(db, pool.map((r) => r.id)).map((d) => [d.id, d]))
     const filterParts = filterReasons(p, cat)
     let scored = pool.filter((r) => docs.has(r.id)).map((r) => {
@@ -226,20 +238,24 @@ export function createSearch(deps: SearchDeps): Search {
     if (hasText) scored.sort((a, b) => b.rrf + b.relevance / RRF_K - (a.rrf + a.relevance / RRF_K))
 
     let rerank: SearchResponse['rerank'] = 'off'
-    if (deps.reranker && hasText && scored.length > 1) {
+    if (reranker && scored.length > 1) {
       const cands = scored.slice(0, deps.rerankCandidates ?? 20)
-      const outcome = await runRerank(deps.reranker, raw, cands.map((c) => rerankCandidate(c.doc)), deps.rerankTimeoutMs ?? 8000)
+      const outcome = await runRerank(reranker, raw, cands.map((c) => rerankCandidate(c.doc)), deps.rerankTimeoutMs ?? 8000)
       if (outcome.state === 'applied') {
         rerank = 'applied'
         const byId = new Map(cands.map((c) => [c.id, c]))
         const reordered = outcome.order.map((o) => {
           const c = byId.get(o.id)!
-          return { ...c, relevance: o.score ?? c.relevance, reason: o.reason ? sentence([o.reason, ...filterParts]) : c.reason }
+          return {
+            ...c,
+            relevance: o.score === null ? c.relevance : blendRelevance(o.score, c.relevance),
+            reason: o.reason ? `Model: ${o.reason} · ${lowerFirst(c.reason)}` : c.reason,
+          }
         })
         scored = [...reordered, ...scored.slice(cands.length)]
       } else {
         rerank = 'failed'
-        deps.log?.warn(`search: reranking failed (${outcome.error}); kept the fused order`)
+        deps.log?.warn(`search: reranking with ${reranker.name} failed (${outcome.error}); kept the fused order`)
         notes.push('The AI model could not rerank these results; they are in the offline order.')
       }
     }
@@ -296,6 +312,13 @@ function fuse(lexical: Array<{ id: number; score: number }>, nearest: Array<{ id
   })
   return [...byId.values()].sort((a, b) => b.rrf - a.rrf)
 }
+
+/** The model's 0-1 judgement weighs 0.7, the offline evidence 0.3: a model's "exact answer" with no word matched stays below a confirmed match. */
+export const RERANK_MODEL_WEIGHT = 0.7
+export const blendRelevance = (model: number, offline: number): number =>
+  Math.min(1, Math.max(0, RERANK_MODEL_WEIGHT * model + (1 - RERANK_MODEL_WEIGHT) * offline))
+
+const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s)
 
 function rerankCandidate(d: SearchDocument) {
   const extra = [d.summary, d.tags?.replace(/\|/g, ', '), d.ocr?.slice(0, 300)].filter(Boolean).join(' | ')

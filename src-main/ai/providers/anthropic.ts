@@ -3,6 +3,7 @@ import { AppError } from '../../../src-shared/errors.ts'
 import { DESCRIBE_IMAGE_PROMPT } from '../prompts/analyze.ts'
 import type { AiProvider, Usage } from '../types.ts'
 import { batchAnalyze, type Complete } from './batch-analyze.ts'
+import { RERANK_RETRY, rerankVia } from './rerank-call.ts'
 import { costUsd, createLimiter, describeFailure, postJson, RemoteError, withRetry, type RetryOptions } from './remote-call.ts'
 
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5'
@@ -35,13 +36,13 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): AiProvi
   const limit = createLimiter(opts.concurrency ?? 2)
   const maxTokens = opts.maxTokens ?? 8192
 
-  const call = async (system: string, content: Block[], maxOut: number, signal?: AbortSignal) => {
+  const call = async (system: string, content: Block[], maxOut: number, signal?: AbortSignal, retry = opts.retry) => {
     const raw = await withRetry((s) => postJson(url, {
       model,
       max_tokens: maxOut,
       system,
       messages: [{ role: 'user', content }],
-    }, { 'x-api-key': opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION }, s), { ...opts.retry, signal })
+    }, { 'x-api-key': opts.apiKey, 'anthropic-version': ANTHROPIC_VERSION }, s), { ...retry, signal })
     const r = zReply.safeParse(raw)
     if (!r.success) throw new RemoteError('the Messages API reply has an unexpected shape')
     const tokensIn = r.data.usage?.input_tokens ?? 0
@@ -66,6 +67,8 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): AiProvi
     batchSize: opts.batchSize ?? 20,
     vision: true,
     analyze: (posts, ctx) => batchAnalyze(posts, ctx, { complete, batchSize: opts.batchSize ?? 20, limit }),
+    rerank: (query, candidates, signal) =>
+      rerankVia((system, user, maxOut, s) => call(system, [{ type: 'text', text: user }], maxOut, s, { ...RERANK_RETRY, ...opts.retry, attempts: RERANK_RETRY.attempts }), query, candidates, signal),
     async describeImage(image, signal) {
       const r = await limit(() => call(DESCRIBE_IMAGE_PROMPT, [
         { type: 'image', source: { type: 'base64', media_type: image.mime, data: Buffer.from(image.data).toString('base64') } },

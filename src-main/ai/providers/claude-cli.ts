@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { z } from 'zod'
 import type { AiProvider, Usage } from '../types.ts'
 import { batchAnalyze, type Complete } from './batch-analyze.ts'
+import { RERANK_RETRY, rerankVia } from './rerank-call.ts'
 import { abortError, createLimiter, describeFailure, RemoteError, withRetry, type RetryOptions } from './remote-call.ts'
 
 export interface ClaudeCliOptions {
@@ -63,7 +64,7 @@ export function createClaudeCliProvider(opts: ClaudeCliOptions = {}): AiProvider
   const batchSize = opts.batchSize ?? 25
   const args = ['-p', '--output-format', 'json', ...(opts.model ? ['--model', opts.model] : [])]
 
-  const ask = async (prompt: string, signal?: AbortSignal): Promise<{ text: string; truncated: boolean; usage: Usage }> =>
+  const ask = async (prompt: string, signal?: AbortSignal, retry = opts.retry, timeoutMs = opts.timeoutMs ?? 300_000): Promise<{ text: string; truncated: boolean; usage: Usage }> =>
     withRetry(async (s) => {
       let run: RunResult
       try {
@@ -89,7 +90,7 @@ export function createClaudeCliProvider(opts: ClaudeCliOptions = {}): AiProvider
         costUsd: parsed.total_cost_usd ?? 0,
       }
       return { text: parsed.result ?? '', truncated: false, usage }
-    }, { ...opts.retry, timeoutMs: opts.timeoutMs ?? 300_000, signal })
+    }, { ...retry, timeoutMs, signal })
 
   const complete: Complete = ({ system, user, signal }) => ask(`${system}\n\n${user}`, signal)
 
@@ -101,6 +102,8 @@ export function createClaudeCliProvider(opts: ClaudeCliOptions = {}): AiProvider
     // Images cannot be passed through stdin in print mode; OCR and alt text still reach the model.
     vision: false,
     analyze: (posts, ctx) => batchAnalyze(posts, ctx, { complete, batchSize, limit }),
+    rerank: (query, candidates, signal) =>
+      rerankVia((system, user, _maxOut, s) => ask(`${system}\n\n${user}`, s, { ...opts.retry, attempts: RERANK_RETRY.attempts }, RERANK_RETRY.timeoutMs), query, candidates, signal),
     async test(signal) {
       try {
         await ask('Reply with the word OK.', signal)

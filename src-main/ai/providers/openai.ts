@@ -3,6 +3,7 @@ import { AppError } from '../../../src-shared/errors.ts'
 import { DESCRIBE_IMAGE_PROMPT } from '../prompts/analyze.ts'
 import type { AiProvider, Usage } from '../types.ts'
 import { batchAnalyze, type Complete } from './batch-analyze.ts'
+import { RERANK_RETRY, rerankVia } from './rerank-call.ts'
 import { costUsd, createLimiter, describeFailure, postJson, RemoteError, withRetry, type RetryOptions } from './remote-call.ts'
 
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini'
@@ -54,13 +55,13 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): AiProvider {
   const vision = VISION_MODEL.test(model)
   const embeddingModel = opts.embeddingModel === undefined ? OPENAI_DEFAULT_EMBEDDING_MODEL : opts.embeddingModel
 
-  const chat = async (system: string, content: string | Part[], maxOut: number, json: boolean, signal?: AbortSignal) => {
+  const chat = async (system: string, content: string | Part[], maxOut: number, json: boolean, signal?: AbortSignal, retry = opts.retry) => {
     const raw = await withRetry((s) => postJson(`${root}/chat/completions`, {
       model,
       max_tokens: maxOut,
       messages: [{ role: 'system', content: system }, { role: 'user', content }],
       ...(json ? { response_format: { type: 'json_object' } } : {}),
-    }, headers, s), { ...opts.retry, signal })
+    }, headers, s), { ...retry, signal })
     const r = zChat.safeParse(raw)
     if (!r.success) throw new RemoteError('the chat completions reply has an unexpected shape')
     const tokensIn = r.data.usage?.prompt_tokens ?? 0
@@ -89,6 +90,8 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): AiProvider {
     batchSize: opts.batchSize ?? 20,
     vision,
     analyze: (posts, ctx) => batchAnalyze(posts, ctx, { complete, batchSize: opts.batchSize ?? 20, limit }),
+    rerank: (query, candidates, signal) =>
+      rerankVia((system, user, maxOut, s) => chat(system, user, maxOut, true, s, { ...RERANK_RETRY, ...opts.retry, attempts: RERANK_RETRY.attempts }), query, candidates, signal),
     async test(signal) {
       try {
         await chat('Reply with the word OK.', 'OK?', 5, false, signal)
