@@ -1,10 +1,12 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
+import type { LocalRunner } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import {
-  categoryLocks, embeddingsFor, knowledgeForBookmarks, loadEmbeddingMatrix, loadPipelinePosts, loadRelatedKeys, markJobItems,
+  categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
   replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples,
 } from '../../store/index.ts'
-import { toEnginePost, type Stage } from '../context.ts'
+import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
 const MAX_CATEGORIES = 3
 const RELATED = 5
@@ -33,9 +35,7 @@ export const categorization: Stage = {
     const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
     const examples = userCategoryExamples(ctx.db).flatMap((e) => (bySlug.has(e.slug) ? [{ text: e.text, categoryId: bySlug.get(e.slug)! }] : []))
     await ctx.runner.configure({ categories: ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples })
-    const m = loadEmbeddingMatrix(ctx.db, LOCAL_EMBEDDING_MODEL)
-    const keys = new Map(loadRelatedKeys(ctx.db).map((r) => [r.id, relatedKeys(parse(r.entities), r.tags ? r.tags.split('\u001f') : [])]))
-    await ctx.runner.relatedBuild({ ids: m.ids, dim: m.dim, vectors: m.vectors, keys: m.ids.map((id) => keys.get(id) ?? []) })
+    await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
   },
   async run(ids, ctx) {
     const posts = loadPipelinePosts(ctx.db, ids)
@@ -70,6 +70,41 @@ export const categorization: Stage = {
     })
     for (const id of ids) ctx.remoteCategories.delete(id)
   },
+}
+
+const PAGE = 2000
+type RelatedIndexInput = Parameters<LocalRunner['relatedBuild']>[0]
+
+/** Every post's vector and entity keys, read a page at a time so the server keeps answering meanwhile. */
+async function loadRelatedInput(ctx: RunContext): Promise<RelatedIndexInput> {
+  const total = countEmbeddings(ctx.db, LOCAL_EMBEDDING_MODEL)
+  const ids: number[] = []
+  let dim = 0
+  let vectors = new Float32Array(0)
+  for (let after = 0; ;) {
+    const page = embeddingPage(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE)
+    if (page.length === 0) break
+    if (dim === 0) {
+      dim = page[0].vector.length
+      vectors = new Float32Array(total * dim)
+    }
+    for (const r of page) {
+      if (r.vector.length !== dim || ids.length >= total) continue
+      vectors.set(r.vector, ids.length * dim)
+      ids.push(r.id)
+    }
+    after = page[page.length - 1].id
+    await yieldToLoop()
+  }
+  const keys = new Map<number, string[]>()
+  for (let after = 0; ;) {
+    const page = relatedKeysPage(ctx.db, after, PAGE)
+    if (page.length === 0) break
+    for (const r of page) keys.set(r.id, relatedKeys(parse(r.entities), r.tags ? r.tags.split('\u001f') : []))
+    after = page[page.length - 1].id
+    await yieldToLoop()
+  }
+  return { ids, dim, vectors: vectors.subarray(0, ids.length * dim), keys: ids.map((id) => keys.get(id) ?? []) }
 }
 
 const parse = (v: string | null): Partial<Entities> | null => {

@@ -36,6 +36,13 @@ export function loadEmbeddingMatrix(db: Db, model: string): { ids: number[]; dim
   return { ids, dim, vectors: vectors.subarray(0, ids.length * dim) }
 }
 
+/** One page of a model's vectors in id order (id > afterId), so a big load can yield between pages. */
+export function embeddingPage(db: Db, model: string, afterId: number, limit: number): Array<{ id: number; vector: Float32Array }> {
+  const rows = stmt(db, 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?')
+    .all(model, afterId, limit) as Array<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
+  return rows.map((r) => ({ id: r.id, vector: decodeVector(r.vector, r.dim, r.encoding) }))
+}
+
 export const countEmbeddings = (db: Db, model: string): number =>
   stmt(db, 'SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(model) as number
 

@@ -130,6 +130,12 @@ export function loadRelatedKeys(db: Db): Array<{ id: number; entities: string | 
       WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k ORDER BY k.bookmark_id`).all() as Array<{ id: number; entities: string | null; tags: string | null }>
 }
 
+/** One page of loadRelatedKeys (bookmark_id > afterId), so a big load can yield between pages. */
+export function relatedKeysPage(db: Db, afterId: number, limit: number): Array<{ id: number; entities: string | null; tags: string | null }> {
+  return stmt(db, `SELECT k.bookmark_id AS id, k.entities, (SELECT group_concat(t.name, char(31)) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
+      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k WHERE k.bookmark_id > ? ORDER BY k.bookmark_id LIMIT ?`).all(afterId, limit) as Array<{ id: number; entities: string | null; tags: string | null }>
+}
+
 export interface MediaAnalysisWrite {
   id: number
   cachePath: string | null
