@@ -15,6 +15,7 @@ export { createOpenAiProvider, OPENAI_DEFAULT_MODEL, OPENAI_DEFAULT_EMBEDDING_MO
 export { createClaudeCliProvider, claudeCliStatus, type ClaudeCliOptions, type ClaudeCliStatus } from './providers/claude-cli.ts'
 export { createLocalProvider, toEnginePost } from './providers/local.ts'
 export { createInProcessRunner, createWorkerRunner, type LocalRunner } from './providers/local-runner.ts'
+export { createWorkerPool } from './providers/local-pool.ts'
 export { LOCAL_MODEL, LOCAL_EMBEDDING_MODEL, ossReportOf, type EnginePost, type EngineConfig, type OssReport, type SemanticResult } from './providers/local-engine.ts'
 export { isAbort, RemoteError } from './providers/remote-call.ts'
 export { RERANK_PROMPT_VERSION } from './prompts/rerank.ts'

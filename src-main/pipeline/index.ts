@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { AppError } from '../../src-shared/errors.ts'
 import { DEFAULT_CATEGORIES } from '../../src-shared/categories.ts'
 import type { PipelineEvent, PipelineJob, PipelineJobError, RetryPipelineBody, StartPipelineBody, StartPipelineResult } from '../../src-shared/schemas/pipeline.ts'
-import { createInProcessRunner, createLocalProvider, createWorkerRunner, type AiProvider, type LocalRunner } from '../ai/index.ts'
+import { createInProcessRunner, createLocalProvider, createWorkerPool, type AiProvider, type LocalRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import {
@@ -125,7 +125,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })),
           examples: [] as Array<{ text: string; categoryId: number }>,
         }
-        runner = deps.offThread === false ? createInProcessRunner(runnerConfig) : createWorkerRunner(runnerConfig)
+        runner = deps.offThread === false ? createInProcessRunner(runnerConfig) : createWorkerPool(runnerConfig)
         const outcome = await runJob(job, abort.signal, {
           db, now: deps.clock, log, hub, provider, runner, mediaCache: deps.mediaCache(), images, categories, batchScale: deps.batchScale,
         })

@@ -1,0 +1,47 @@
+import { availableParallelism } from 'node:os'
+import type { EngineConfig } from './local-engine.ts'
+import { createWorkerRunner, type LocalRunner } from './local-runner.ts'
+
+/** Below this many items a call goes to one worker: splitting costs more than it saves. */
+const SPLIT_FROM = 32
+
+/**
+ * Several worker runners behind one LocalRunner face, so a job uses every core. Per-post work is
+ * split across the workers in order; configuration and the related-post index go to all of them.
+ * The first worker's tag vocabulary is the canonical one: tags the others suggest are passed through
+ * it, so near-duplicate tags still merge into one name.
+ */
+export function createWorkerPool(config: EngineConfig, size = Math.min(2, availableParallelism())): LocalRunner {
+  if (size <= 1) return createWorkerRunner(config)
+  const workers = Array.from({ length: size }, () => createWorkerRunner(config))
+  const [main] = workers
+  const split = async <T, R>(items: T[], run: (w: LocalRunner, part: T[], from: number) => Promise<R[]>): Promise<R[]> => {
+    if (items.length < SPLIT_FROM) return run(main, items, 0)
+    const per = Math.ceil(items.length / workers.length)
+    const parts = await Promise.all(workers.map((w, i) => run(w, items.slice(i * per, (i + 1) * per), i * per)))
+    return parts.flat()
+  }
+  return {
+    offThread: true,
+    entities: (posts) => split(posts, (w, part) => w.entities(part)),
+    semantic: async (items) => {
+      const out = await split(items, async (w, part) => {
+        const r = await w.semantic(part)
+        if (w === main || r.length === 0) return r
+        const tags = await main.normalizeTags(r.map((x) => x.tags))
+        return r.map((x, i) => ({ ...x, tags: tags[i].length ? tags[i] : x.tags }))
+      })
+      return out
+    },
+    categorize: (items) => split(items, (w, part) => w.categorize(part)),
+    normalizeTags: (lists) => main.normalizeTags(lists),
+    configure: async (c) => {
+      await Promise.all(workers.map((w) => w.configure(c)))
+    },
+    relatedBuild: async (input) => (await Promise.all(workers.map((w) => w.relatedBuild(input))))[0],
+    related: (ids, k) => split(ids, (w, part) => w.related(part, k)),
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()))
+    },
+  }
+}
