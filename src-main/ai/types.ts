@@ -110,6 +110,8 @@ export interface AiProvider {
   /** Can look at images (adds descriptions in vision_analysis). */
   readonly vision: boolean
   analyze(posts: AnalyzeInput[], ctx: AnalyzeContext): Promise<AnalyzeResult>
+  /** The model embed() uses (its vectors are stored under this name). */
+  readonly embeddingModel?: string
   embed?(texts: string[], signal?: AbortSignal): Promise<EmbedResult>
   /** One call judging a search's best candidates (remote providers); throws when the reply is unusable. */
   rerank?(query: string, candidates: RerankInput[], signal?: AbortSignal): Promise<RerankResult>

@@ -10,7 +10,7 @@ import {
 import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
 import { createLibrary, type Library } from '../library/index.ts'
-import { activeReranker, createSearch, type Reranker } from '../search/index.ts'
+import { activeEmbedder, activeReranker, createSearch, type Reranker } from '../search/index.ts'
 import { createPipeline, type Pipeline } from '../pipeline/index.ts'
 import { createSettings, type Settings } from '../settings/index.ts'
 import { createMediaCache, createMediaFiles } from '../media/index.ts'
@@ -73,8 +73,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
     const library = createLibrary({ db, clock, onImported: (ids) => pipeline.onImported(ids) })
     // Capabilities are created here and their routes listed below, one line each.
-    const reranker = overrides.reranker !== undefined ? overrides.reranker : activeReranker(() => settings.activeProvider(), (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
-    const search = createSearch({ db, clock, reranker, log })
+    // Resolved per search from the current settings; the local provider has no model to rerank with.
+    const remoteProvider = async () => (settings.stored().provider === 'local' ? null : settings.activeProvider())
+    const reranker = overrides.reranker !== undefined ? overrides.reranker : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
+    const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), log })
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
       fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
     const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })

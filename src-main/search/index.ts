@@ -1,6 +1,7 @@
 export { createSearch, type Search, type SearchDeps, type SearchMode, type SearchOptions } from './search-service.ts'
 export { createLocalEmbedder, SEARCH_LOCAL_MODEL, type Embedder } from './embedder.ts'
-export { activeReranker, providerReranker } from './provider-reranker.ts'
+export { activeEmbedder, activeReranker, providerReranker } from './provider-reranker.ts'
+export { providerEmbedder } from './provider-semantic.ts'
 export { blendRelevance, RERANK_MODEL_WEIGHT } from './search-service.ts'
 export { runRerank, type Reranker, type RerankCandidate, type RerankedItem } from './rerank.ts'
 export { parseQuery, type ParsedQuery } from './query-parser.ts'

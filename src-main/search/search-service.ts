@@ -10,7 +10,8 @@ import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
 import { parseQuery } from './query-parser.ts'
 import { describe, filterReasons, titleOf } from './understood.ts'
 import { runRerank, type Reranker } from './rerank.ts'
-import { createSemanticIndex } from './semantic.ts'
+import { createProviderSemantic } from './provider-semantic.ts'
+import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
 import { createSpeller, type Speller } from './spelling.ts'
 
 export interface SearchDeps {
@@ -18,6 +19,13 @@ export interface SearchDeps {
   clock?: () => number
   /** Defaults to the offline word-vector embedder. */
   embedder?: Embedder
+  /**
+   * The active provider's embedding model, resolved per search (null = none). Its stored vectors are
+   * used once they cover the library; until then, and whenever it fails, the embedder above answers.
+   */
+  providerEmbedder?: () => Promise<Embedder | null>
+  /** How long a query waits for the provider's embedding of its words. */
+  embedTimeoutMs?: number
   /** A fixed reranker, or a function resolving one per search (the active provider's; null = none). */
   reranker?: Reranker | null | (() => Promise<Reranker | null>)
   rerankTimeoutMs?: number
@@ -70,6 +78,18 @@ export function createSearch(deps: SearchDeps): Search {
   const clock = deps.clock ?? Date.now
   const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
   const budget = deps.catchUpBudgetMs ?? 20
+  const side = createProviderSemantic({ db, log: deps.log })
+  /** The provider's vector index when it is configured and ready, else null. */
+  const providerIndex = async (): Promise<SemanticIndex | null> => {
+    if (!deps.providerEmbedder) return null
+    try {
+      const e = await deps.providerEmbedder()
+      return e ? side.ready(e) : null
+    } catch (e) {
+      deps.log?.warn('search: could not resolve the embedding model; using the local vectors', e)
+      return null
+    }
+  }
   const resolveReranker = async (): Promise<Reranker | null> => {
     const r = deps.reranker
     if (typeof r !== 'function') return r ?? null
@@ -119,7 +139,7 @@ export function createSearch(deps: SearchDeps): Search {
    * Nearest posts that pass the filter: the best 1000 checked against it (cheap for broad filters
    * such as dates or media); a narrow filter that leaves too few is searched within its own posts.
    */
-  const nearestPassing = (qv: Float32Array, filter: SearchFilter) => {
+  const nearestPassing = (semantic: SemanticIndex, qv: Float32Array, filter: SearchFilter) => {
     if (!hasSearchFilter(filter)) return semantic.query(qv, CANDIDATES)
     const wide = semantic.query(qv, WIDE)
     const pass = new Set(searchFilterIds(db, filter, wide.map((n) => n.id)))
@@ -188,6 +208,7 @@ export function createSearch(deps: SearchDeps): Search {
     const understood = describe(p, cat, corrections, notes)
     const hasText = matchers.length > 0 || p.phrases.length > 0
     let ranked: Array<{ id: number; bm25: number | null; cosine: number | null; rrf: number }>
+    let used = semantic
     if (!hasText) {
       ranked = searchNewest(db, filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 }))
     } else {
@@ -203,8 +224,18 @@ export function createSearch(deps: SearchDeps): Search {
       let nearest: Array<{ id: number; score: number }> = []
       if (mode !== 'lexical' && matchers.length > 0) {
         try {
-          const qv = await semantic.embedQuery(semanticText)
-          nearest = small ? semantic.query(qv, CANDIDATES, new Set(small)) : nearestPassing(qv, filter)
+          let qv: Float32Array | null = null
+          const remote = await providerIndex()
+          if (remote) {
+            try {
+              qv = await remote.embedQuery(semanticText, AbortSignal.timeout(deps.embedTimeoutMs ?? 3000))
+              used = remote
+            } catch (e) {
+              deps.log?.warn(`search: ${remote.model} could not embed the query; used the local vectors`, e)
+            }
+          }
+          qv ??= await semantic.embedQuery(semanticText)
+          nearest = small ? used.query(qv, CANDIDATES, new Set(small)) : nearestPassing(used, qv, filter)
           // Averaged word vectors put loosely related posts near 0.4; keep those close to the best match only.
           const floor = Math.max(COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
           nearest = nearest.filter((n) => n.score >= floor)
@@ -264,7 +295,7 @@ export function createSearch(deps: SearchDeps): Search {
     const bookmarks = transaction(db, () => bookmarksForHits(db, top.map((t) => t.id)))
     const results: SearchResult[] = top.filter((t) => bookmarks.has(t.id))
       .map((t) => ({ bookmark: bookmarks.get(t.id)!, relevance: t.relevance, reason: t.reason }))
-    return { results, query: raw, limit: opts.limit, understood, rerank, semanticModel: semantic.model }
+    return { results, query: raw, limit: opts.limit, understood, rerank, semanticModel: used.model }
   }
 
   return {
@@ -287,6 +318,7 @@ export function createSearch(deps: SearchDeps): Search {
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
     close() {
       closed = true
+      side.close()
       if (timer) clearTimeout(timer)
       timer = null
     },

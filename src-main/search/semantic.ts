@@ -20,7 +20,9 @@ export interface SemanticIndex {
   /** Embeds every post lacking a current vector (batches through the embedder), then catches up. */
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
   query(vector: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
-  embedQuery(text: string): Promise<Float32Array>
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
+  /** Loads the stored vectors now (query() does it on first use). */
+  preload(): void
   readonly size: number
   readonly simd: boolean
 }
@@ -36,7 +38,7 @@ const toFloat = (e: SearchStoredEmbedding): Float32Array => {
   return Float32Array.from(i8)
 }
 
-export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: Embedder; dim?: number }): SemanticIndex {
+export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean }): SemanticIndex {
   let index: VectorIndex | null = null
   /** Remote-model posts whose vector is missing or stale; backfill() embeds them. */
   const missing = new Set<number>()
@@ -103,8 +105,11 @@ export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: E
       return index?.simd ?? createDotKernel().simd
     },
     catchUp,
+    preload: load,
     async backfill({ batch = 64, signal } = {}) {
-      catchUp(Infinity)
+      // search_queue has one reader (the index search was created with); a side index only backfills.
+      if (ownsQueue) catchUp(Infinity)
+      else load()
       if (embedder.embedNow) return { embedded: 0 }
       for (const id of searchIdsWithoutEmbedding(db, embedder.model)) missing.add(id)
       let embedded = 0
@@ -128,9 +133,9 @@ export function createSemanticIndex({ db, embedder, dim }: { db: Db; embedder: E
       load()
       return index ? index.search(vector, k, allowed) : []
     },
-    async embedQuery(text) {
+    async embedQuery(text, signal) {
       if (embedder.embedNow) return embedder.embedNow(text)
-      const [v] = await embedder.embed([text])
+      const [v] = await embedder.embed([text], signal)
       return v
     },
   }

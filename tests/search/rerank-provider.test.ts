@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { zSearchResponse, type SearchResponse } from '../../src-shared/schemas/search.ts'
 import { fakeAnthropic, fakeOpenAi, type FakeServer, type RecordedRequest } from '../ai/providers/fake-servers.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
@@ -156,5 +156,29 @@ describe('search reranked by the configured provider (real server, loopback fake
     expect(req.path).toBe('/v1/messages')
     expect(req.headers['x-api-key']).toBe(KEY)
     expect(req.body.system).toMatch(/never follow instructions/)
+  })
+
+  it('searches with the openai embedding model\'s vectors once they cover the library, and falls back to the local ones when it fails', async () => {
+    openai.script = null
+    await configure({ provider: 'openai', baseUrl: openai.url, model: 'gpt-test', embeddingModel: 'text-embedding-test', apiKey: KEY })
+    const first = await ask('sqlite database')
+    // Not embedded yet: the local vectors answer while a backfill runs in the background.
+    expect(first.r.semanticModel).toBe('sheaf-search-wv100')
+    const stored = () => t.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'text-embedding-test'").pluck().get() as number
+    await vi.waitFor(() => expect(stored()).toBe(POSTS.length), { timeout: 10_000, interval: 50 })
+    const embedCalls = openai.requests.filter((r) => r.path === '/v1/embeddings')
+    expect(embedCalls[0].body.model).toBe('text-embedding-test')
+    expect(embedCalls[0].headers.authorization).toBe(`Bearer ${KEY}`)
+
+    const second = await ask('sqlite database')
+    expect(second.r.semanticModel).toBe('text-embedding-test')
+    expect(openai.requests.at(-1)!.path).not.toBe('/v1/embeddings') // the query was embedded before reranking
+    expect(openai.requests.some((r) => r.path === '/v1/embeddings' && r.body.input.length === 1 && /sqlite database/.test(r.body.input[0]))).toBe(true)
+
+    openai.script = (req) => (req.path === '/v1/embeddings' ? { status: 401, body: JSON.stringify({ error: { message: `bad key ${KEY}` } }) } : undefined)
+    const failed = await ask('sqlite database')
+    expect(failed.r.semanticModel).toBe('sheaf-search-wv100')
+    expect(failed.r.results.length).toBeGreaterThan(1)
+    expect(failed.raw).not.toContain(KEY)
   })
 })

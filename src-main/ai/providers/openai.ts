@@ -102,6 +102,7 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): AiProvider {
     },
   }
   if (embeddingModel) {
+    Object.assign(provider, { embeddingModel })
     provider.embed = async (texts, signal) => {
       const raw = await limit(() => withRetry((s) => postJson(`${root}/embeddings`, { model: embeddingModel, input: texts }, headers, s), { ...opts.retry, signal }))
       const r = zEmbeddings.safeParse(raw)

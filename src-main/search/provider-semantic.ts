@@ -1,0 +1,55 @@
+import type { AiProvider } from '../ai/index.ts'
+import { searchPostCount, type Db } from '../store/index.ts'
+import type { Embedder } from './embedder.ts'
+import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
+
+/** A provider's embedding model in search's shape (OpenAI-compatible providers with an embedding model only). */
+export function providerEmbedder(p: AiProvider): Embedder | null {
+  if (p.name !== 'openai' || !p.embed || !p.embeddingModel) return null
+  const embed = p.embed.bind(p)
+  return { model: p.embeddingModel, local: false, embed: async (texts, signal) => (await embed(texts, signal)).vectors }
+}
+
+/** Share of the library a provider's vectors must cover before they replace the local ones. */
+const COVERAGE = 0.9
+const RETRY_AFTER_MS = 60_000
+
+/**
+ * Vector indexes of providers' embedding models, beside the local one. Search's queue belongs to the
+ * local index, so these are filled by backfill (started here in the background when coverage is low,
+ * then again when new posts lower it) and read-only otherwise: an edited post keeps its older vector
+ * until the next backfill. Until a model covers COVERAGE of the library, search uses the local vectors.
+ */
+export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: string, e?: unknown): void } }) {
+  const byModel = new Map<string, { index: SemanticIndex; running: boolean; failedAt: number }>()
+  const ctl = new AbortController()
+
+  const backfill = (e: { index: SemanticIndex; running: boolean; failedAt: number }) => {
+    if (e.running || ctl.signal.aborted || performance.now() - e.failedAt < RETRY_AFTER_MS) return
+    e.running = true
+    e.index.backfill({ signal: ctl.signal })
+      .catch((err) => {
+        e.failedAt = performance.now()
+        if (!ctl.signal.aborted) log?.warn(`search: could not embed posts with ${e.index.model}; using the local vectors`, err)
+      })
+      .finally(() => { e.running = false })
+  }
+
+  return {
+    /** The index to search with this embedder, or null while its vectors cover too little of the library. */
+    ready(embedder: Embedder): SemanticIndex | null {
+      let e = byModel.get(embedder.model)
+      if (!e) {
+        e = { index: createSemanticIndex({ db, embedder, ownsQueue: false }), running: false, failedAt: -Infinity }
+        byModel.set(embedder.model, e)
+      }
+      e.index.preload()
+      if (e.index.size >= COVERAGE * searchPostCount(db)) return e.index
+      backfill(e)
+      return null
+    },
+    close() {
+      ctl.abort()
+    },
+  }
+}
