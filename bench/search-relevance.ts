@@ -4,6 +4,12 @@
  * bench/search-relevance-set.ts, then MRR@10 and recall@10 per query kind for lexical-only,
  * semantic-only and fused offline search, and relevance calibration (mean relevance of the right
  * answer vs the rest). Prints one JSON object. Usage: node bench/search-relevance.ts [--verbose]
+ *
+ * With a real model configured by environment (never a fake), the same queries are also run reranked
+ * by it (and, with SHEAF_BENCH_EMBEDDING_MODEL, with its vectors):
+ *   SHEAF_BENCH_PROVIDER=openai|anthropic|claude-cli SHEAF_BENCH_MODEL=… [SHEAF_BENCH_BASE_URL=…]
+ *   [SHEAF_BENCH_API_KEY=…] [SHEAF_BENCH_EMBEDDING_MODEL=…]
+ * Unset: the model part is skipped and the output says why.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,7 +17,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createLibrary } from '../src-main/library/index.ts'
-import { createSearch, type SearchMode } from '../src-main/search/index.ts'
+import { createProvider } from '../src-main/ai/index.ts'
+import { createSearch, providerEmbedder, providerReranker, type Search, type SearchMode } from '../src-main/search/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { sheafExport } from '../tests/search/sheaf-export.ts'
 import { CATEGORIES, TARGETS, distractors, judged, type QueryKind } from './search-relevance-set.ts'
@@ -45,14 +52,15 @@ writeFileSync(generated, sheafExport([...TARGETS, ...distractors(400)], CATEGORI
 await library.importFile(generated)
 const total = db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number
 
-const search = createSearch({ db, clock })
+const offline = createSearch({ db, clock })
+const search = offline
 search.indexQueued()
 await search.backfillEmbeddings()
 const idOf = new Map((db.$client.prepare('SELECT post_id AS p, id FROM bookmarks').all() as Array<{ p: string; id: number }>).map((r) => [r.p, r.id]))
 const queries = judged()
 
 type Score = { mrr: number; recall: number; n: number }
-async function evaluate(mode: SearchMode) {
+async function evaluate(mode: SearchMode, search: Search = offline) {
   const byKind = new Map<QueryKind | 'all', { rr: number; hit: number; n: number }>()
   const rel = { right: [] as number[], rest: [] as number[] }
   const misses: string[] = []
@@ -82,6 +90,7 @@ async function evaluate(mode: SearchMode) {
 const lexical = await evaluate('lexical')
 const semantic = await evaluate('semantic')
 const fused = await evaluate('fused')
+const model = await withModel()
 const examples = []
 for (const q of ['making slow sql lookups fast', 'raleigh scatering', 'median rent versus wages chart', 'in:money last year']) {
   const r = await search.search(q, { limit: 1 })
@@ -95,8 +104,46 @@ console.log(JSON.stringify({
   metric: 'MRR@10 and recall@10 (one judged answer per query)',
   lexical, semantic, fused,
   fusedBeatsLexical: fused.all.mrr > lexical.all.mrr,
+  model,
   examples,
 }, null, 2))
 search.close()
 closeDatabase(db)
 rmSync(dir, { recursive: true, force: true })
+
+/** The judged queries reranked by a real configured model (fused mode), or why that was skipped. */
+async function withModel() {
+  const name = process.env.SHEAF_BENCH_PROVIDER
+  if (!name) return { skipped: 'set SHEAF_BENCH_PROVIDER (openai, anthropic or claude-cli) and SHEAF_BENCH_MODEL to measure a real model' }
+  if (!['openai', 'anthropic', 'claude-cli'].includes(name)) return { skipped: `SHEAF_BENCH_PROVIDER=${name} is not a remote provider` }
+  const provider = createProvider({
+    name: name as 'openai' | 'anthropic' | 'claude-cli',
+    apiKey: process.env.SHEAF_BENCH_API_KEY ?? null,
+    model: process.env.SHEAF_BENCH_MODEL ?? null,
+    baseUrl: process.env.SHEAF_BENCH_BASE_URL ?? null,
+    embeddingModel: process.env.SHEAF_BENCH_EMBEDDING_MODEL ?? null,
+  })
+  const embedder = providerEmbedder(provider)
+  const reranked = createSearch({ db, clock, reranker: providerReranker(provider), rerankTimeoutMs: 60_000, ...(embedder ? { embedder } : {}) })
+  try {
+    let embedded = 0
+    if (embedder) embedded = (await reranked.backfillEmbeddings()).embedded
+    const states = { applied: 0, failed: 0, off: 0 }
+    const started = performance.now()
+    const counting: Search = { ...reranked, search: async (q, o) => {
+      const r = await reranked.search(q, o)
+      states[r.rerank]++
+      return r
+    } }
+    const scores = await evaluate('fused', counting)
+    return {
+      provider: provider.name, model: provider.model, embeddingModel: embedder?.model ?? null, embedded,
+      rerank: states, msPerQuery: Math.round((performance.now() - started) / queries.length),
+      fused: scores, beatsOffline: scores.all.mrr > fused.all.mrr,
+    }
+  } catch (e) {
+    return { failed: e instanceof Error ? e.message : String(e) }
+  } finally {
+    reranked.close()
+  }
+}
