@@ -11,6 +11,9 @@ const TABLES = 10
 const BITS = 11
 /** Keys shared by more posts than this say little ("ai") and would flood the candidates. */
 const MAX_POSTING = 200
+/** Near-duplicate posts crowd one bucket; a strided sample of a big bucket finds the same neighbours for far less. */
+const MAX_BUCKET = 300
+const MAX_CANDIDATES = 2500
 
 export interface RelatedIndexInput {
   ids: number[]
@@ -53,6 +56,7 @@ export function buildRelatedIndex({ ids, dim, vectors, keys }: RelatedIndexInput
 
   let tables: Array<Map<number, number[]>> = []
   let planes: Float32Array[] = []
+  let sigs = new Int32Array(0)
   const signature = (t: number, i: number) => {
     let sig = 0
     for (let b = 0; b < BITS; b++) {
@@ -67,8 +71,9 @@ export function buildRelatedIndex({ ids, dim, vectors, keys }: RelatedIndexInput
     const rand = mulberry32(42)
     planes = Array.from({ length: TABLES * BITS }, () => Float32Array.from({ length: dim }, () => rand() * 2 - 1))
     tables = Array.from({ length: TABLES }, () => new Map())
+    sigs = new Int32Array(TABLES * n)
     for (let t = 0; t < TABLES; t++) for (let i = 0; i < n; i++) {
-      const s = signature(t, i)
+      const s = (sigs[t * n + i] = signature(t, i))
       const l = tables[t].get(s)
       if (l) l.push(i)
       else tables[t].set(s, [i])
@@ -101,11 +106,15 @@ export function buildRelatedIndex({ ids, dim, vectors, keys }: RelatedIndexInput
       if (n < EXHAUSTIVE_BELOW) candidates = Array.from({ length: n }, (_, j) => j)
       else {
         const set = new Set<number>()
-        for (let t = 0; t < TABLES; t++) for (const j of tables[t].get(signature(t, i)) ?? []) set.add(j)
         for (const key of keySets[i]) {
           const l = postings.get(key)!
           if (l.length <= MAX_POSTING) for (const j of l) set.add(j)
-          if (set.size > 4000) break
+          if (set.size > MAX_CANDIDATES / 2) break
+        }
+        for (let t = 0; t < TABLES && set.size < MAX_CANDIDATES; t++) {
+          const l = tables[t].get(sigs[t * n + i])!
+          const step = l.length > MAX_BUCKET ? l.length / MAX_BUCKET : 1
+          for (let x = 0; x < l.length; x += step) set.add(l[Math.floor(x)])
         }
         candidates = set
       }
