@@ -27,6 +27,14 @@ process.stdin.on('end', () => {
   if (mode === 'hang') return setTimeout(() => {}, 1e9)
   if (mode === 'rate-limit-once' && n === 1) return out({ type: 'result', is_error: true, result: 'API Error: 429 rate_limit_error' }, 1)
   if (mode === 'server-error-once' && n === 1) return out({ type: 'result', is_error: true, result: 'API Error: 500 overloaded' }, 1)
+  const ca = input.lastIndexOf('<candidates>'), cb = input.lastIndexOf('</candidates>')
+  if (ca >= 0 && cb > ca) {
+    // A search rerank: the candidates judged in reverse order, with an id that was never offered.
+    if (mode === 'malformed') return result('I think the first one, probably.')
+    const cands = JSON.parse(input.slice(ca + 12, cb)).reverse()
+    return result(JSON.stringify({ results: [{ id: 424242, score: 1, reason: 'invented' },
+      ...cands.map((c, i) => ({ id: c.id, score: Math.max(0, 0.9 - i * 0.1), reason: 'CLI judged **' + c.author + '**\nsecond line' }))] }))
+  }
   const a = input.lastIndexOf('<posts>'), b = input.lastIndexOf('</posts>')
   if (a < 0 || b < a) return result('OK')
   const posts = JSON.parse(input.slice(a + 7, b))
