@@ -2,7 +2,6 @@ export { createSearch, type Search, type SearchDeps, type SearchMode, type Searc
 export { createLocalEmbedder, SEARCH_LOCAL_MODEL, type Embedder } from './embedder.ts'
 export { activeEmbedder, activeReranker, providerReranker } from './provider-reranker.ts'
 export { providerEmbedder } from './provider-semantic.ts'
-export { blendRelevance, RERANK_MODEL_WEIGHT } from './search-service.ts'
-export { runRerank, type Reranker, type RerankCandidate, type RerankedItem } from './rerank.ts'
+export { blendRelevance, RERANK_MODEL_WEIGHT, runRerank, type Reranker, type RerankCandidate, type RerankedItem } from './rerank.ts'
 export { parseQuery, type ParsedQuery } from './query-parser.ts'
 export { titleOf } from './understood.ts'

@@ -63,3 +63,25 @@ export async function runRerank(reranker: Reranker, query: string, candidates: R
     clearTimeout(timer)
   }
 }
+
+/** The model's 0-1 judgement weighs 0.7, the offline evidence 0.3: a model's "exact answer" with no word matched stays below a confirmed match. */
+export const RERANK_MODEL_WEIGHT = 0.7
+export const blendRelevance = (model: number, offline: number): number =>
+  Math.min(1, Math.max(0, RERANK_MODEL_WEIGHT * model + (1 - RERANK_MODEL_WEIGHT) * offline))
+
+const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s)
+
+/** Candidates in the model's order, relevance blended and reason "Model: … · offline evidence". */
+export function applyOrder<T extends { id: number; relevance: number; reason: string }>(
+  cands: T[], order: Array<{ id: number; reason: string; score: number | null }>,
+): T[] {
+  const byId = new Map(cands.map((c) => [c.id, c]))
+  return order.map((o) => {
+    const c = byId.get(o.id)!
+    return {
+      ...c,
+      relevance: o.score === null ? c.relevance : blendRelevance(o.score, c.relevance),
+      reason: o.reason ? `Model: ${o.reason} · ${lowerFirst(c.reason)}` : c.reason,
+    }
+  })
+}

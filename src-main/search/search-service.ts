@@ -9,7 +9,7 @@ import { approxBm25, COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surfa
 import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
 import { parseQuery } from './query-parser.ts'
 import { describe, filterReasons, titleOf } from './understood.ts'
-import { runRerank, type Reranker } from './rerank.ts'
+import { applyOrder, runRerank, type Reranker } from './rerank.ts'
 import { createProviderSemantic } from './provider-semantic.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
 import { createSpeller, type Speller } from './spelling.ts'
@@ -274,15 +274,7 @@ export function createSearch(deps: SearchDeps): Search {
       const outcome = await runRerank(reranker, raw, cands.map((c) => rerankCandidate(c.doc)), deps.rerankTimeoutMs ?? 8000)
       if (outcome.state === 'applied') {
         rerank = 'applied'
-        const byId = new Map(cands.map((c) => [c.id, c]))
-        const reordered = outcome.order.map((o) => {
-          const c = byId.get(o.id)!
-          return {
-            ...c,
-            relevance: o.score === null ? c.relevance : blendRelevance(o.score, c.relevance),
-            reason: o.reason ? `Model: ${o.reason} · ${lowerFirst(c.reason)}` : c.reason,
-          }
-        })
+        const reordered = applyOrder(cands, outcome.order)
         scored = [...reordered, ...scored.slice(cands.length)]
       } else {
         rerank = 'failed'
@@ -344,13 +336,6 @@ function fuse(lexical: Array<{ id: number; score: number }>, nearest: Array<{ id
   })
   return [...byId.values()].sort((a, b) => b.rrf - a.rrf)
 }
-
-/** The model's 0-1 judgement weighs 0.7, the offline evidence 0.3: a model's "exact answer" with no word matched stays below a confirmed match. */
-export const RERANK_MODEL_WEIGHT = 0.7
-export const blendRelevance = (model: number, offline: number): number =>
-  Math.min(1, Math.max(0, RERANK_MODEL_WEIGHT * model + (1 - RERANK_MODEL_WEIGHT) * offline))
-
-const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s)
 
 function rerankCandidate(d: SearchDocument) {
   const extra = [d.summary, d.tags?.replace(/\|/g, ', '), d.ocr?.slice(0, 300)].filter(Boolean).join(' | ')
