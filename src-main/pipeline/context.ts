@@ -27,13 +27,34 @@ export interface RunContext {
   images: ImageTools
   categories: PipelineCategory[]
   /** entity_extraction output, kept for semantic_tagging (recomputed when a restart lost it). */
-  entities: Map<number, Entities>
+  entities: EntityStore
   /** Categories a remote provider suggested in semantic_tagging, used by categorization. */
   remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
   recordError(bookmarkId: number | null, stage: PipelineStage, message: string, fellBack?: boolean): void
   addUsage(u: Usage): void
   /** Resolves when the shared connection has no foreign transaction open; await it right before writing. */
   writable(): Promise<void>
+}
+
+export interface EntityStore {
+  set(id: number, e: Entities): void
+  get(id: number): Entities | undefined
+  has(id: number): boolean
+  delete(id: number): void
+}
+
+/** Keeps entities as JSON text between stages: a large job holds them for every post, and text is several times smaller than the objects. */
+export function createEntityStore(): EntityStore {
+  const m = new Map<number, string>()
+  return {
+    set: (id, e) => void m.set(id, JSON.stringify(e)),
+    get: (id) => {
+      const s = m.get(id)
+      return s === undefined ? undefined : (JSON.parse(s) as Entities)
+    },
+    has: (id) => m.has(id),
+    delete: (id) => void m.delete(id),
+  }
 }
 
 export interface Stage {

@@ -12,8 +12,8 @@ const BITS = 11
 /** Keys shared by more posts than this say little ("ai") and would flood the candidates. */
 const MAX_POSTING = 200
 /** Near-duplicate posts crowd one bucket; a strided sample of a big bucket finds the same neighbours for far less. */
-const MAX_BUCKET = 300
-const MAX_CANDIDATES = 2500
+const MAX_BUCKET = 200
+const MAX_CANDIDATES = 1500
 
 export interface RelatedIndexInput {
   ids: number[]

@@ -80,13 +80,14 @@ async function loadRelatedInput(ctx: RunContext): Promise<RelatedIndexInput> {
   const total = countEmbeddings(ctx.db, LOCAL_EMBEDDING_MODEL)
   const ids: number[] = []
   let dim = 0
-  let vectors = new Float32Array(0)
+  let vectors: Float32Array<ArrayBufferLike> = new Float32Array(0)
   for (let after = 0; ;) {
     const page = embeddingPage(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE)
     if (page.length === 0) break
     if (dim === 0) {
       dim = page[0].vector.length
-      vectors = new Float32Array(total * dim)
+      // Shared memory: both workers read the one matrix instead of each getting a copy.
+      vectors = new Float32Array(new SharedArrayBuffer(total * dim * 4))
     }
     for (const r of page) {
       if (r.vector.length !== dim || ids.length >= total) continue

@@ -17,7 +17,8 @@ export const semanticTagging: Stage = {
     // A restart loses stage 1's in-memory output: recompute it (deterministic and cheap).
     const missing = posts.filter((p) => !ctx.entities.has(p.id))
     if (missing.length) for (const r of await ctx.runner.entities(missing.map(toEnginePost))) ctx.entities.set(r.id, r.entities)
-    const local = await ctx.runner.semantic(posts.map((p) => ({ post: toEnginePost(p), entities: ctx.entities.get(p.id) ?? null })))
+    const ents = new Map(posts.map((p) => [p.id, ctx.entities.get(p.id) ?? null]))
+    const local = await ctx.runner.semantic(posts.map((p) => ({ post: toEnginePost(p), entities: ents.get(p.id) ?? null })))
     const byId = new Map(local.map((r) => [r.id, r]))
     const remote = ctx.provider.name === 'local' ? new Map<number, PostAnalysis>() : await viaProvider(posts, ctx)
     const remoteTags = await ctx.runner.normalizeTags([...remote.values()].map((r) => r.tags))
@@ -31,7 +32,7 @@ export const semanticTagging: Stage = {
         const l = byId.get(p.id)
         if (!l) continue
         const r = remote.get(p.id)
-        const entities = ctx.entities.get(p.id) ?? null
+        const entities = ents.get(p.id) ?? null
         writeKnowledge(ctx.db, {
           bookmarkId: p.id,
           summary: r?.summary ?? l.summary,
