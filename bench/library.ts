@@ -92,7 +92,13 @@ db.$client.exec(`INSERT INTO bookmark_categories (bookmark_id, category_id, conf
 // sharing its event loop with requests; reads are timed once that settled (capped at --settle s).
 const t2 = performance.now()
 const pending = db.$client.prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck()
-while ((pending.get() as number) > 0 && performance.now() - t2 < settleCap * 1000) await new Promise((r) => setTimeout(r, 250))
+// Stops early when nothing moves for 5 s (the server indexes in the background only when asked).
+let last = -1
+let still = performance.now()
+for (let left = pending.get() as number; left > 0 && performance.now() - t2 < settleCap * 1000; left = pending.get() as number) {
+  if (left !== last) { last = left; still = performance.now() } else if (performance.now() - still > 5000) break
+  await new Promise((r) => setTimeout(r, 250))
+}
 const searchSettle = { ms: Math.round(performance.now() - t2), pending: pending.get() as number }
 closeDatabase(db)
 

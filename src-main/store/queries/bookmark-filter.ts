@@ -1,5 +1,3 @@
-import { searchTextClause } from './search.ts'
-
 /** Filters over bookmarks, as SQL on the alias `b`. Shared by the list, the export and the mind map. */
 export interface BookmarkFilter {
   category?: string
@@ -48,7 +46,7 @@ function textMatch(words: string[], params: unknown[]): string[] {
 
 /**
  * `walk`: the clause feeds a sorted page whose matches are common enough that walking the sort index
- * until the page fills beats collecting every match and sorting it; category and text are then
+ * until the page fills beats collecting every match and sorting it; the category is then
  * tested per row instead of driving the query.
  */
 export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { where: string; params: unknown[] } {
@@ -86,17 +84,9 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     clauses.push('b.id IN (SELECT bt.bookmark_id FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE t.name = ?)')
     params.push(f.tag)
   }
-  // Words go through the full-text index (posts it has not reached yet by LIKE); text with no word
-  // characters at all (punctuation, symbols) keeps the plain substring match.
-  const fts = f.q ? searchTextClause(f.q) : null
-  if (fts) {
-    // unary + keeps the planner from driving the query by the match list
-    clauses.push(opts.walk ? fts.clause.replace(/^\(b\.id IN /, '(+b.id IN ') : fts.clause)
-    params.push(...fts.params)
-  } else {
-    const words = f.q ? splitWords(f.q) : []
-    if (words.length) clauses.push(...textMatch(words, params))
-  }
+  // LIKE, not searchTextClause: the list promises substring matches, which word matching cannot give
+  const words = f.q ? splitWords(f.q) : []
+  if (words.length) clauses.push(...textMatch(words, params))
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
 

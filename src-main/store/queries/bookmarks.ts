@@ -1,6 +1,6 @@
 import type { Db } from '../db.ts'
 import { filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
-import { dataStamp, idList, libraryStamp, stmt } from './statements.ts'
+import { idList, libraryStamp, stmt } from './statements.ts'
 
 export { filterSql, splitWords, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 
@@ -47,12 +47,9 @@ export function pageBookmarkIds(db: Db, f: BookmarkFilter, sort: SortKey, limit:
 
 const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }>()
 
-/**
- * Matching rows; cached per filter until the library changes. A text query also depends on the
- * search index, so its count is kept only until anything at all is written.
- */
+/** Matching rows; cached per filter until the library changes. */
 export function countBookmarks(db: Db, f: BookmarkFilter): number {
-  const stamp = f.q ? `${libraryStamp(db)}/${dataStamp(db)}` : libraryStamp(db)
+  const stamp = libraryStamp(db)
   let c = counts.get(db.$client)
   if (!c || c.stamp !== stamp) counts.set(db.$client, (c = { stamp, byKey: new Map() }))
   const key = filterKey(f)
