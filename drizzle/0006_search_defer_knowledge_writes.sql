@@ -41,10 +41,3 @@ DROP TRIGGER IF EXISTS `search_bookmark_categories_ad`;
 CREATE TRIGGER `search_bookmark_categories_ad` AFTER DELETE ON bookmark_categories BEGIN
   INSERT INTO search_fts_queue(bookmark_id) VALUES (old.bookmark_id) ON CONFLICT DO NOTHING;
 END;
---> statement-breakpoint
-DROP TRIGGER IF EXISTS `search_media_au`;
---> statement-breakpoint
-CREATE TRIGGER `search_media_au` AFTER UPDATE OF ocr_text, alt_text, description, type ON media BEGIN
-  INSERT INTO search_fts_queue(bookmark_id) VALUES (new.bookmark_id) ON CONFLICT DO NOTHING;
-  INSERT INTO search_queue(bookmark_id) VALUES (new.bookmark_id) ON CONFLICT DO NOTHING;
-END;
