@@ -70,8 +70,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: process.env.SHEAF_CLAUDE_PATH })
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
     const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport(), batchScale: overrides.pipelineBatchScale })
-    // onImported: the pipeline's "auto-run after import" hook (ids of new and changed posts).
-    const library = createLibrary({ db, clock, onImported: (ids) => pipeline.onImported(ids) })
+    // onImported (ids of new and changed posts): index them for search now, and auto-run the pipeline.
+    const library = createLibrary({ db, clock, onImported: (ids) => {
+      search.kick()
+      pipeline.onImported(ids)
+    } })
     // Capabilities are created here and their routes listed below, one line each.
     // Resolved per search from the current settings; the local provider has no model to rerank with.
     const remoteProvider = async () => (settings.stored().provider === 'local' ? null : settings.activeProvider())

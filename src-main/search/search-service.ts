@@ -56,6 +56,8 @@ export interface Search {
   catchUp(budgetMs?: number): number
   /** Indexes queued new posts for words now; returns how many remain. */
   indexQueued(budgetMs?: number): number
+  /** Schedules background indexing of queued posts (e.g. right after an import). */
+  kick(): void
   /** The vector scan runs in WebAssembly SIMD (false: the plain JS fallback). */
   readonly simd: boolean
   close(): void
@@ -303,6 +305,7 @@ export function createSearch(deps: SearchDeps): Search {
       semantic.catchUp(Infinity)
     },
     indexQueued: (budgetMs = Infinity) => indexQueued(budgetMs),
+    kick: background,
     get simd() {
       return semantic.simd
     },

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signedIn } from '../support/client.ts'
+import { startTestServer, type TestServer } from '../support/server.ts'
+import { sheafExport } from './sheaf-export.ts'
+
+const queued = (t: TestServer) =>
+  (t.sheaf.db.$client.prepare('select (select count(*) from search_queue) + (select count(*) from search_fts_queue) as n').get() as { n: number }).n
+
+describe('search index after an import', () => {
+  let t: TestServer
+  beforeAll(async () => {
+    t = await startTestServer()
+  })
+  afterAll(() => t.close())
+
+  it('indexes the imported posts in the background, before anyone searches', async () => {
+    const admin = await signedIn(t, 'admin')
+    const posts = Array.from({ length: 40 }, (_, i) => ({ postId: String(5000 + i), handle: 'h', at: Date.UTC(2024, 0, 1 + i), text: `post number ${i} about gardening` }))
+    const fd = new FormData()
+    fd.append('file', new Blob([sheafExport(posts)]), 'library.json')
+    expect((await admin.request('POST', '/api/import', fd)).status).toBe(200)
+    const deadline = Date.now() + 15_000
+    while (queued(t) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(queued(t)).toBe(0)
+    const indexed = t.sheaf.db.$client.prepare("select count(*) as n from search_fts where search_fts match 'gardening'").get() as { n: number }
+    expect(indexed.n).toBe(40)
+  })
+})
