@@ -1,5 +1,5 @@
 import type { Db } from '../db.ts'
-import type { BookmarkRecord } from './bookmarks.ts'
+import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
 import { stmt } from './statements.ts'
 
 /** What the library writes for one post (JSON columns already serialised). */
@@ -22,10 +22,7 @@ export interface BookmarkValues {
   contentHash: string
 }
 
-const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
-  b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
-  b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
-  b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash, b.raw_json AS rawJson`
+const COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
 
 export const bookmarkByPostId = (db: Db, postId: string): (BookmarkRecord & { rawJson: string }) | null =>
   (stmt(db, `SELECT ${COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as (BookmarkRecord & { rawJson: string }) | undefined) ?? null

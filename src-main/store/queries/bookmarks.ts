@@ -26,7 +26,7 @@ export interface BookmarkRecord {
   contentHash: string
 }
 
-const COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
+export const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
   b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash`
@@ -65,14 +65,14 @@ export function countBookmarks(db: Db, f: BookmarkFilter): number {
 /** Rows for the given ids, in the order given. */
 export function bookmarksByIds(db: Db, ids: readonly number[]): BookmarkRecord[] {
   if (ids.length === 0) return []
-  const rows = stmt(db, `SELECT ${COLUMNS} FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`)
+  const rows = stmt(db, `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`)
     .all(idList(ids)) as BookmarkRecord[]
   const byId = new Map(rows.map((r) => [r.id, r]))
   return ids.map((id) => byId.get(id)).filter((r): r is BookmarkRecord => r !== undefined)
 }
 
 export function bookmarkById(db: Db, id: number): (BookmarkRecord & { rawJson: string }) | null {
-  return (stmt(db, `SELECT ${COLUMNS}, b.raw_json AS rawJson FROM bookmarks b WHERE b.id = ?`).get(id) as
+  return (stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b WHERE b.id = ?`).get(id) as
     (BookmarkRecord & { rawJson: string }) | undefined) ?? null
 }
 
@@ -94,8 +94,8 @@ export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Gener
   const { where, params } = filterSql(f)
   const cursorClause = where ? `${where} AND (b.post_created_at < ? OR (b.post_created_at = ? AND b.id < ?))`
     : 'WHERE (b.post_created_at < ? OR (b.post_created_at = ? AND b.id < ?))'
-  const first = stmt(db, `SELECT ${COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
-  const next = stmt(db, `SELECT ${COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  const first = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  const next = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
   let rows = first.all(...params, batch) as (BookmarkRecord & { rawJson: string })[]
   while (rows.length > 0) {
     yield rows

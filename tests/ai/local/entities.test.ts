@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { extractEntities, parseRepoUrl } from '../../../src-main/ai/local/index.ts'
-import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
+import { makePost } from './make-post.ts'
 import { FIXTURES, hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 
-const post = (text: string, extra: Partial<NormalizedPost> = {}): NormalizedPost => ({
-  postId: '1',
-  text,
-  authorHandle: 'someone',
-  authorName: 'Someone',
-  postCreatedAt: '2026-01-01T00:00:00.000Z',
-  urls: [],
-  media: [],
-  engagement: { likes: null, reposts: null, replies: null, quotes: null, bookmarks: null, views: null },
-  lang: 'en',
-  conversationId: null,
-  inReplyToPostId: null,
-  quoted: null,
-  source: 'bookmark',
-  rawJson: '{}',
-  ...extra,
-})
+const post = makePost
 
 describe('extractEntities on made-up posts', () => {
   it('finds tools, products and companies through aliases and exact case', () => {
