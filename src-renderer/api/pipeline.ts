@@ -11,7 +11,7 @@ export const fetchJob = () =>
   get('/api/categorize', { schema: z.union([zPipelineJob, z.object({ job: zPipelineJob.nullable() })]) }).then((r) =>
     r && 'job' in r ? r.job : (r as z.infer<typeof zPipelineJob> | null))
 export const cancelPipeline = () => post('/api/categorize/cancel')
-export const fetchJobErrors = (jobId?: string) =>
-  get('/api/categorize/errors', { query: { jobId }, schema: z.object({ errors: z.array(zPipelineJobError) }).loose() })
+export const fetchJobErrors = (jobId: string) =>
+  get(`/api/categorize/${encodeURIComponent(jobId)}/errors`, { schema: z.object({ errors: z.array(zPipelineJobError) }).loose() })
 export const retryErrors = (body: { jobId?: string; bookmarkIds?: number[] } = {}) =>
   post('/api/categorize/retry', body, { schema: zStartPipelineResult.partial().loose() })
