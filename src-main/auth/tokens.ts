@@ -30,8 +30,30 @@ export async function signToken(
 
 const unauthorized = (why: string) => new AppError('UNAUTHORIZED', `${why} Please sign in again.`)
 
+/**
+ * Tokens whose signature and claims were already checked under a key: every request carries the
+ * same cookie, and checking an HMAC through WebCrypto costs more than the rest of a list request.
+ * Expiry is still checked on every use; a new key (rotation) starts an empty cache.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, TokenClaims>>()
+const VERIFIED_MAX = 1000
+
 /** Verifies signature (HS256 only: `alg: none` and other algorithms are refused), expiry and claims. */
 export async function verifyToken(key: Uint8Array, token: string, nowMs: number): Promise<TokenClaims> {
+  let known = verified.get(key)
+  if (!known) verified.set(key, (known = new Map()))
+  const hit = known.get(token)
+  if (hit) {
+    if (hit.exp <= Math.floor(nowMs / 1000)) throw unauthorized('Your session has expired.')
+    return hit
+  }
+  const claims = await verifySignedToken(key, token, nowMs)
+  if (known.size >= VERIFIED_MAX) known.delete(known.keys().next().value!)
+  known.set(token, claims)
+  return claims
+}
+
+async function verifySignedToken(key: Uint8Array, token: string, nowMs: number): Promise<TokenClaims> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],

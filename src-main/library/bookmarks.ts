@@ -3,8 +3,8 @@ import type { Bookmark, BookmarkDetail, BookmarkList, CategorySummary, Knowledge
 import type { BookmarkListQuery, BulkBody } from '../../src-shared/schemas/library.ts'
 import {
   assignCategory, assignmentsOf, bookmarkById, bookmarksByIds, categoriesForBookmarks, categoryBySlug, categoryIdsBySlugs,
-  countBookmarks, deleteBookmarks, deleteNote, existingBookmarkIds, knowledgeFor, mediaForBookmarks, noteFor, pageBookmarkIds,
-  putNote, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
+  countBookmarks, deleteBookmarks, deleteNote, existingBookmarkIds, knowledgeFor, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
+  putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
 } from '../store/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
 
@@ -12,6 +12,20 @@ export const filterOf = (q: Partial<BookmarkFilter>): BookmarkFilter => ({
   category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
   from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag,
 })
+
+/** A `q` search with no other filter: its page is cut from the index's matches in memory. */
+const onlyWords = (f: BookmarkFilter): boolean =>
+  f.q !== undefined && Object.entries(f).every(([k, v]) => k === 'q' || v === undefined)
+
+/** The ids at [offset, offset + limit) of `order` that are in `wanted`. */
+function pageOf(order: Int32Array, wanted: Set<number>, offset: number, limit: number): number[] {
+  const page: number[] = []
+  let seen = 0
+  for (let i = 0; i < order.length && page.length < limit; i++) {
+    if (wanted.has(order[i]) && seen++ >= offset) page.push(order[i])
+  }
+  return page
+}
 
 /** List items for the given ids with their categories and media: three queries for any page size. */
 export function hydrate(db: Db, ids: readonly number[]): Bookmark[] {
@@ -59,8 +73,13 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
   return {
     list(q: BookmarkListQuery): BookmarkList {
       const filter = filterOf(q)
-      const total = countBookmarks(db, filter)
       const offset = (q.page - 1) * q.limit
+      const words = onlyWords(filter) ? searchTextMatchIds(db, filter.q!) : null
+      if (words) {
+        const ids = pageOf(orderedBookmarkIds(db, q.sort), words, offset, q.limit)
+        return { bookmarks: hydrate(db, ids), total: words.size, page: q.page, limit: q.limit }
+      }
+      const total = countBookmarks(db, filter)
       const ids = offset >= total ? [] : pageBookmarkIds(db, filter, q.sort, q.limit, offset, { matches: total, all: countBookmarks(db, {}) })
       return { bookmarks: hydrate(db, ids), total, page: q.page, limit: q.limit }
     },

@@ -1,8 +1,10 @@
+import { searchTextClause } from './search.ts'
+
 /** Filters over bookmarks, as SQL on the alias `b`. Shared by the list, the export and the mind map. */
 export interface BookmarkFilter {
   category?: string
   source?: string
-  /** Words; every word must occur in the text, author handle or author name (case-insensitive). */
+  /** Words; every word (or a longer form of it) must occur in the text, quoted text or author (see searchTextClause). */
   q?: string
   /** Handle without the @, compared case-insensitively. */
   author?: string
@@ -25,23 +27,19 @@ export const ORDER_BY: Record<SortKey, string> = {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-export function splitWords(q: string): string[] {
-  return [...new Set(q.toLowerCase().split(/\s+/).map((w) => w.trim()).filter(Boolean))].slice(0, 10)
-}
-
 /**
- * The one place plain-text matching lives; a full-text index can replace this clause without
- * touching callers. LIKE is case-insensitive for ASCII; lower() on both sides covers the rest.
+ * `q` matches words through the full-text index (searchTextClause). A query with no letters or
+ * digits at all (an emoji, `#`) has no words to look up and is matched as a substring instead.
  */
-function textMatch(words: string[], params: unknown[]): string[] {
-  return words.map((w) => {
-    const ascii = /^[\x00-\x7f]*$/.test(w)
-    const pattern = `%${escapeLike(w)}%`
-    params.push(pattern, pattern, pattern)
-    return ascii
-      ? `(b.text LIKE ? ESCAPE '\\' OR b.author_handle LIKE ? ESCAPE '\\' OR b.author_name LIKE ? ESCAPE '\\')`
-      : `(lower(b.text) LIKE ? ESCAPE '\\' OR lower(b.author_handle) LIKE ? ESCAPE '\\' OR lower(b.author_name) LIKE ? ESCAPE '\\')`
-  })
+function textMatch(q: string, params: unknown[]): string[] {
+  const words = searchTextClause(q)
+  if (words) {
+    params.push(...words.params)
+    return [words.clause]
+  }
+  const pattern = `%${escapeLike(q.trim().toLowerCase())}%`
+  params.push(pattern, pattern, pattern)
+  return [`(lower(b.text) LIKE ? ESCAPE '\\' OR lower(b.author_handle) LIKE ? ESCAPE '\\' OR lower(b.author_name) LIKE ? ESCAPE '\\')`]
 }
 
 /**
@@ -84,9 +82,7 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     clauses.push('b.id IN (SELECT bt.bookmark_id FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE t.name = ?)')
     params.push(f.tag)
   }
-  // LIKE, not searchTextClause: the list promises substring matches, which word matching cannot give
-  const words = f.q ? splitWords(f.q) : []
-  if (words.length) clauses.push(...textMatch(words, params))
+  if (f.q?.trim()) clauses.push(...textMatch(f.q, params))
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
 

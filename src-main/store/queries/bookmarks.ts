@@ -2,7 +2,7 @@ import type { Db } from '../db.ts'
 import { filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
 
-export { filterSql, splitWords, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
+export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 
 /** A bookmarks row as the library reads it (JSON columns still as text). */
 export interface BookmarkRecord {
@@ -43,6 +43,21 @@ export function pageBookmarkIds(db: Db, f: BookmarkFilter, sort: SortKey, limit:
   const { where, params } = filterSql(f, { walk })
   return stmt(db, `SELECT b.id FROM bookmarks b ${where} ORDER BY ${ORDER_BY[sort]} LIMIT ? OFFSET ?`)
     .pluck().all(...params, limit, offset) as number[]
+}
+
+const orders = new WeakMap<object, { stamp: string; bySort: Map<SortKey, Int32Array> }>()
+
+/** Every post id in one sort order, cached until the library changes (a `q` page is cut from it). */
+export function orderedBookmarkIds(db: Db, sort: SortKey): Int32Array {
+  const stamp = libraryStamp(db)
+  let c = orders.get(db.$client)
+  if (!c || c.stamp !== stamp) orders.set(db.$client, (c = { stamp, bySort: new Map() }))
+  let ids = c.bySort.get(sort)
+  if (!ids) {
+    ids = Int32Array.from(stmt(db, `SELECT b.id FROM bookmarks b ORDER BY ${ORDER_BY[sort]}`).pluck().all() as number[])
+    c.bySort.set(sort, ids)
+  }
+  return ids
 }
 
 const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }>()

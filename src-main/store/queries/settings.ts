@@ -1,9 +1,12 @@
-import { eq } from 'drizzle-orm'
 import type { Db } from '../db.ts'
 import { settings } from '../schema.ts'
+import { stmt } from './statements.ts'
 
-export const getSetting = <T>(db: Db, key: string): T | null =>
-  (db.select().from(settings).where(eq(settings.key, key)).get()?.value as T | undefined) ?? null
+/** Read on every request (the signing key's version), so a cached statement, not a built query. */
+export const getSetting = <T>(db: Db, key: string): T | null => {
+  const text = stmt(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined
+  return text === undefined ? null : (JSON.parse(text) as T)
+}
 
 export const putSetting = (db: Db, key: string, value: unknown): void => {
   db.insert(settings)

@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm'
 import type { Db } from '../db.ts'
 import { users } from '../schema.ts'
+import { stmt } from './statements.ts'
 
 export type UserRow = typeof users.$inferSelect
 export type Role = UserRow['role']
@@ -8,8 +9,10 @@ export type Role = UserRow['role']
 export const findUserByEmail = (db: Db, email: string): UserRow | null =>
   db.select().from(users).where(eq(users.email, email)).get() ?? null
 
+/** Read on every request (role and existence), so a cached statement, not a built query. */
 export const findUserById = (db: Db, id: number): UserRow | null =>
-  db.select().from(users).where(eq(users.id, id)).get() ?? null
+  (stmt(db, `SELECT id, email, name, role, password_hash AS passwordHash, created_at AS createdAt, updated_at AS updatedAt
+    FROM users WHERE id = ?`).get(id) as UserRow | undefined) ?? null
 
 export const listUsers = (db: Db): UserRow[] => db.select().from(users).orderBy(users.id).all()
 
