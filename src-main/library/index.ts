@@ -1,4 +1,5 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
+import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import { listImportHistory, type Db } from '../store/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
@@ -7,6 +8,7 @@ import { createExporter } from './export/index.ts'
 import { createImporter } from './import.ts'
 import { createMindmap } from './mindmap.ts'
 import { createStats } from './stats.ts'
+import { startWarming } from './warm.ts'
 
 export interface LibraryDeps {
   db: Db
@@ -21,11 +23,14 @@ export function createLibrary(deps: LibraryDeps) {
   const categories = createCategories({ db, clock })
   categories.seedDefaults()
   const importer = createImporter(deps)
+  const stats = createStats({ db })
+  const mindmap = createMindmap({ db })
+  const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
   return {
     bookmarks: createBookmarks({ db, clock }),
     categories,
-    stats: createStats({ db }),
-    mindmap: createMindmap({ db }),
+    stats,
+    mindmap,
     exporter: createExporter({ db, clock }),
     importStream: importer.importStream,
     importFile: importer.importFile,
@@ -38,6 +43,7 @@ export function createLibrary(deps: LibraryDeps) {
         imported: h.imported, duplicates: h.duplicates, updated: h.updated, errors: h.errors,
       }))
     },
+    close: warmer.stop,
   }
 }
 
