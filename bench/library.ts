@@ -6,6 +6,7 @@
  * Usage: node bench/library.ts [--posts 100000] [--rounds 200] [--settle 180]
  */
 import { spawn } from 'node:child_process'
+import http from 'node:http'
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -55,13 +56,19 @@ const status = (key: 'VmRSS' | 'VmHWM') => {
 
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
 const cookie = login.headers.get('set-cookie')!.split(';')[0]
-const get = async (path: string) => {
+// Reads are timed with node:http on one kept-alive connection, as a browser tab holds one: undici's
+// fetch adds 1-3 ms of its own per request on this machine, which is the client's time, not the server's.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+const get = (path: string) => new Promise<{ ms: number; body: string }>((resolve, reject) => {
   const t0 = performance.now()
-  const res = await fetch(base + path, { headers: { cookie } })
-  const body = await res.text()
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`)
-  return { ms: performance.now() - t0, body }
-}
+  http.get(base + path, { agent, headers: { cookie } }, (res) => {
+    let body = ''
+    res.setEncoding('utf8').on('data', (d: string) => { body += d }).on('end', () => {
+      if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${body.slice(0, 200)}`))
+      else resolve({ ms: performance.now() - t0, body })
+    })
+  }).on('error', reject)
+})
 
 // Import: the file streams from disk through multipart to the server, as a browser upload does.
 const boundary = 'sheafbench' + Date.now()
