@@ -114,12 +114,13 @@ describe('vector index', () => {
 
 describe('searchTextClause (FTS-backed word filter for the bookmark list)', () => {
   it('matches every word in text or author, the last as a prefix, and queued posts by LIKE', async () => {
-    const { openDatabase, closeDatabase, searchTextClause, searchIndexQueued } = await import('../../src-main/store/index.ts')
+    const { openDatabase, closeDatabase, searchTextClause, searchIndexQueued, queueNewPostsForSearch } = await import('../../src-main/store/index.ts')
     const db = openDatabase({ file: ':memory:' })
     const ins = db.$client.prepare(`INSERT INTO bookmarks(post_id, text, author_handle, author_name, post_created_at, source, raw_json, content_hash)
       VALUES (?, ?, ?, ?, 0, 'bookmark', '{}', 'h')`)
     ins.run('1', 'Databases are wonderful', 'alice', 'Alice')
     ins.run('2', 'Cooking pasta tonight', 'bob', 'Bob')
+    queueNewPostsForSearch(db, 0) // what insertBookmark and the importer do for new rows (no insert trigger since 0007)
     const ids = (q: string) => {
       const c = searchTextClause(q)!
       return db.$client.prepare(`SELECT b.id FROM bookmarks b WHERE ${c.clause} ORDER BY b.id`).pluck().all(...c.params)

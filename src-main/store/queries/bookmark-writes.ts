@@ -34,12 +34,37 @@ export const bookmarkIdByPostId = (db: Db, postId: string): number | null =>
 export const allPostIds = (db: Db): Set<string> =>
   new Set(stmt(db, 'SELECT post_id FROM bookmarks').pluck().all() as string[])
 
+/**
+ * Inserts one post and queues it for the search index (words and sentence vector). Since migration
+ * 0007 no trigger does the queueing on insert: a bulk writer uses insertBookmarkRow and queues a
+ * whole batch at once with queueNewPostsForSearch.
+ */
 export function insertBookmark(db: Db, v: BookmarkValues, importedAt: number): number {
+  const id = insertBookmarkRow(db, v, importedAt)
+  queueNewPostsForSearch(db, id - 1)
+  return id
+}
+
+/** The row alone, not queued for search: the caller must call queueNewPostsForSearch before committing. */
+export function insertBookmarkRow(db: Db, v: BookmarkValues, importedAt: number): number {
   return Number(stmt(db, `INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, created_at, source, lang,
       conversation_id, in_reply_to_post_id, urls, engagement, quoted, engagement_score, media_count, raw_json, content_hash)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, importedAt, v.source, v.lang, v.conversationId,
       v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash).lastInsertRowid)
+}
+
+/** The largest post id so far (0 when empty); rows inserted later have larger ids. */
+export const maxBookmarkId = (db: Db): number =>
+  stmt(db, 'SELECT coalesce(max(id), 0) FROM bookmarks').pluck().get() as number
+
+/**
+ * Queues every post with an id above `afterId` for the search index (FTS words and sentence vector),
+ * in two set-based statements: what the per-row insert trigger did before migration 0007.
+ */
+export function queueNewPostsForSearch(db: Db, afterId: number): void {
+  stmt(db, 'INSERT INTO search_fts_queue(bookmark_id) SELECT id FROM bookmarks WHERE id > ? ON CONFLICT DO NOTHING').run(afterId)
+  stmt(db, 'INSERT INTO search_queue(bookmark_id) SELECT id FROM bookmarks WHERE id > ? ON CONFLICT DO NOTHING').run(afterId)
 }
 
 /** Rewrites the post's own fields; categories, notes and knowledge live elsewhere and are untouched. */

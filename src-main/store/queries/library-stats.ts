@@ -26,8 +26,12 @@ export function countByMonth(db: Db): { month: string; count: number }[] {
   return out
 }
 
-/** Counted from the author index alone; names are read for the top rows only. */
+/**
+ * Counted from the lower(author_handle) index alone (handles are case-insensitive on X, so `Alice` and
+ * `alice` are one author); the shown handle and name are read for the top rows only.
+ */
 export const topAuthors = (db: Db, limit: number): { handle: string; name: string; count: number }[] =>
-  stmt(db, `SELECT t.handle, (SELECT max(author_name) FROM bookmarks WHERE author_handle = t.handle) AS name, t.count
-    FROM (SELECT author_handle AS handle, count(*) AS count FROM bookmarks GROUP BY author_handle ORDER BY count DESC, handle LIMIT ?) t
-    ORDER BY t.count DESC, t.handle`).all(limit) as { handle: string; name: string; count: number }[]
+  stmt(db, `SELECT (SELECT max(author_handle) FROM bookmarks WHERE lower(author_handle) = t.k) AS handle,
+      (SELECT max(author_name) FROM bookmarks WHERE lower(author_handle) = t.k) AS name, t.count
+    FROM (SELECT lower(author_handle) AS k, count(*) AS count FROM bookmarks GROUP BY lower(author_handle) ORDER BY count DESC, k LIMIT ?) t
+    ORDER BY t.count DESC, t.k`).all(limit) as { handle: string; name: string; count: number }[]

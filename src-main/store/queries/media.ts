@@ -36,7 +36,20 @@ export interface NewMedia {
   durationMs: number | null
 }
 
-export const insertMedia = (db: Db, bookmarkId: number, position: number, m: NewMedia): void => {
+/**
+ * Inserts one media row; one with alt text queues its post for the search index (the insert trigger
+ * did this before migration 0007).
+ */
+export function insertMedia(db: Db, bookmarkId: number, position: number, m: NewMedia): void {
+  insertMediaRow(db, bookmarkId, position, m)
+  if (m.altText !== null && m.altText !== undefined) {
+    stmt(db, 'INSERT INTO search_fts_queue(bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(bookmarkId)
+    stmt(db, 'INSERT INTO search_queue(bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(bookmarkId)
+  }
+}
+
+/** The row alone, for media of posts the same transaction inserts and queues (queueNewPostsForSearch). */
+export const insertMediaRow = (db: Db, bookmarkId: number, position: number, m: NewMedia): void => {
   stmt(db, `INSERT INTO media (bookmark_id, position, type, url, thumbnail_url, video_url, alt_text, width, height, duration_ms)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(bookmarkId, position, m.type, m.url, m.thumbnailUrl, m.videoUrl, m.altText, m.width, m.height, m.durationMs)
