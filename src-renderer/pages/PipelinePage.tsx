@@ -10,6 +10,14 @@ import { stageRate, usePipelineStore } from '../stores/pipeline.ts'
 import { useCan } from '../stores/session.ts'
 import { toast } from '../stores/toast.ts'
 
+/** One post can have several problems (one per image): say both counts when they differ. */
+function problemsTitle(errors: PipelineJobError[]): string {
+  const posts = new Set(errors.map((e) => e.bookmarkId ?? `job:${e.id}`)).size
+  const noun = (n: number, one: string, many: string) => `${fmtNumber(n)} ${n === 1 ? one : many}`
+  return posts === errors.length ? `${noun(posts, 'post', 'posts')} had problems`
+    : `${noun(errors.length, 'problem', 'problems')} in ${noun(posts, 'post', 'posts')}`
+}
+
 function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) {
   const [errors, setErrors] = useState<PipelineJobError[] | null>(null)
   const [busy, setBusy] = useState(false)
@@ -22,7 +30,7 @@ function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) 
     setBusy(true)
     try {
       await retryErrors({ jobId, bookmarkIds: ids })
-      toast(ids ? 'Retrying that post.' : `Retrying ${errors.length} posts.`, 'info')
+      toast(ids ? 'Retrying that post.' : `Retrying ${new Set(errors.flatMap((e) => (e.bookmarkId ? [e.bookmarkId] : []))).size} posts.`, 'info')
       onRetried()
     } catch (e) {
       toast((e as Error).message, 'error')
@@ -33,7 +41,7 @@ function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) 
   return (
     <section className="panel" aria-labelledby="h-errs">
       <div className="panel-head">
-        <h2 id="h-errs" className="panel-title"><Icon name="alert" size={16} /> {errors.length} posts had problems</h2>
+        <h2 id="h-errs" className="panel-title"><Icon name="alert" size={16} /> {problemsTitle(errors)}</h2>
         {canRun && <button type="button" className="btn btn-small" disabled={busy} onClick={() => void retry()}><Icon name="refresh" size={14} /> Retry all</button>}
       </div>
       <ul className="error-list">
