@@ -89,6 +89,29 @@ export function recordToPost(r: BookmarkRecord & { rawJson: string }, media: Med
   }
 }
 
+/**
+ * A post back from its row values (what the importer's parse step hands over), for merging into a
+ * stored post: the same reading as recordToPost, so both sides of a merge are alike.
+ */
+export function valuesToPost(v: BookmarkValues, media: PostMedia[]): NormalizedPost {
+  return {
+    postId: v.postId,
+    text: v.text,
+    authorHandle: v.authorHandle,
+    authorName: v.authorName,
+    postCreatedAt: iso(v.postCreatedAt),
+    urls: urlsOf(v),
+    media,
+    engagement: engagementOf(v),
+    lang: v.lang,
+    conversationId: v.conversationId,
+    inReplyToPostId: v.inReplyToPostId,
+    quoted: quotedOf(v),
+    source: v.source,
+    rawJson: v.rawJson,
+  }
+}
+
 /** Same-origin address of a cached media file (served by the media route once the pipeline fetched it). */
 export const localMediaUrl = (m: MediaRecord): string | null => (m.cachePath ? `/api/media/${m.id}` : null)
 

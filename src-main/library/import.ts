@@ -1,23 +1,29 @@
 import { createReadStream, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AppError } from '../../src-shared/errors.ts'
-import type { ImportResult, NormalizedPost } from '../../src-shared/schemas/posts.ts'
-import { mergePost, parseExport, type ExportInput, type ImportItem } from '../importers/index.ts'
+import type { ImportResult } from '../../src-shared/schemas/posts.ts'
+import { mergePost, type ExportInput } from '../importers/index.ts'
 import {
-  allPostIds, beginWrite, bookmarkByPostId, insertBookmark, insertImportHistory, insertMedia, mediaForBookmarks, optimize, replaceMedia,
-  updateBookmark, type Db, type WriteTransaction,
+  allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
+  optimize, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
-import { postToValues, recordToPost } from './convert.ts'
+import { postToValues, recordToPost, valuesToPost } from './convert.ts'
 import { applySheafExtras } from './import-extras.ts'
+import type { PreparedItem } from './import-items.ts'
+import { prepareExport } from './import-source.ts'
 
 const BATCH = 1000
 const MAX_ERROR_DETAILS = 100
+/** Uploads at least this large are parsed on a worker thread while this thread writes (import-source.ts). */
+const OFF_THREAD_MIN_BYTES = 2 << 20
 
 export interface ImportDeps {
   db: Db
   clock: () => number
   /** Called after a successful import with the ids of new posts and posts whose content changed. */
   onImported?: (ids: number[]) => void
+  /** Files at least this large are parsed off-thread (default 2 MiB; tests set 0 to always use the worker). */
+  offThreadMinBytes?: number
 }
 
 export interface ImportRequest {
@@ -38,32 +44,27 @@ interface Run {
   known: Set<string>
 }
 
-/** Writes one post; conversion failures become that record's error, database failures fail the import. */
-function applyPost(db: Db, run: Run, index: number, post: NormalizedPost, now: number): void {
+/** Writes one prepared post; database failures fail the import. */
+function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' }>, now: number): void {
   const { result } = run
-  let values
-  try {
-    values = postToValues(post)
-  } catch (e) {
-    return recordError(result, index, post.postId, (e as Error).message)
-  }
-  const existing = run.known.has(post.postId) ? bookmarkByPostId(db, post.postId) : null
+  const { values, media } = item
+  const existing = run.known.has(values.postId) ? bookmarkByPostId(db, values.postId) : null
   if (!existing) {
-    const id = insertBookmark(db, values, now)
-    run.known.add(post.postId)
-    post.media.forEach((m, i) => insertMedia(db, id, i, m))
+    // Queued for search per batch (queueNewPostsForSearch), not per row.
+    const id = insertBookmarkRow(db, values, now)
+    run.known.add(values.postId)
+    for (let i = 0; i < media.length; i++) insertMediaRow(db, id, i, media[i])
     result.imported++
     run.changed.push(id)
     run.inserted.add(id)
     return
   }
-  if (existing.rawJson === post.rawJson && existing.text === post.text) {
+  if (existing.rawJson === values.rawJson && existing.text === values.text) {
     result.duplicates++
     return
   }
-  const media = mediaForBookmarks(db, [existing.id])
-  const before = recordToPost(existing, media)
-  const { post: merged, changed } = mergePost(before, post)
+  const before = recordToPost(existing, mediaForBookmarks(db, [existing.id]))
+  const { post: merged, changed } = mergePost(before, valuesToPost(values, media))
   if (!changed) {
     result.duplicates++
     return
@@ -82,23 +83,25 @@ function recordError(result: ImportResult, index: number, postId: string | null,
   if (result.errorDetails.length < MAX_ERROR_DETAILS) result.errorDetails.push({ index, postId, reason })
 }
 
-function applyItem(db: Db, run: Run, item: ImportItem, now: number): void {
-  if (item.kind === 'post') applyPost(db, run, item.index, item.post, now)
+function applyItem(db: Db, run: Run, item: PreparedItem, now: number): void {
+  if (item.kind === 'post') applyPost(db, run, item, now)
   else if (item.kind === 'error') recordError(run.result, item.index, item.postId, item.reason)
   else run.result.skipped++
 }
 
 /**
- * Imports one export. The posts stream in and are written in batches inside ONE write transaction
- * that stays open across the awaits; any failure (including the file breaking off half-way) rolls
- * the whole import back. Imports run one at a time.
+ * Imports one export. The posts stream in (parsed on a worker thread for large files, see
+ * import-source.ts) and are written in batches inside ONE write transaction that stays open across
+ * the awaits; any failure (including the file breaking off half-way) rolls the whole import back.
+ * Imports run one at a time.
  */
 export function createImporter(deps: ImportDeps) {
   const { db, clock } = deps
+  const offThreadMinBytes = deps.offThreadMinBytes ?? OFF_THREAD_MIN_BYTES
   let queue: Promise<unknown> = Promise.resolve()
 
   async function run(req: ImportRequest): Promise<LibraryImportResult> {
-    const parsed = await parseExport(req.input, { fileName: req.fileName })
+    const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes })
     const r: Run = {
       result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },
       changed: [],
@@ -107,22 +110,25 @@ export function createImporter(deps: ImportDeps) {
     }
     const now = clock()
     let tx: WriteTransaction | null = null
-    let batch: ImportItem[] = []
-    const flush = () => {
+    /** New posts above this id are not queued for the search index yet. */
+    let queuedUpTo = 0
+    const apply = (batch: readonly PreparedItem[]) => {
       if (!tx) {
         tx = beginWrite(db)
         r.known = allPostIds(db)
+        queuedUpTo = maxBookmarkId(db)
       }
       for (const item of batch) applyItem(db, r, item, now)
-      batch = []
+      const last = maxBookmarkId(db)
+      if (last > queuedUpTo) {
+        queueNewPostsForSearch(db, queuedUpTo)
+        queuedUpTo = last
+      }
     }
     try {
-      for await (const item of parsed.items) {
-        batch.push(item)
-        if (batch.length >= BATCH) flush()
-      }
-      flush()
-      const extras = parsed.extras?.() ?? null
+      for await (const batch of parsed.batches) apply(batch)
+      apply([])
+      const extras = parsed.extras()
       if (extras) applySheafExtras(db, extras, { now, inserted: r.inserted })
       insertImportHistory(db, {
         userId: req.userId, fileName: req.fileName, format: parsed.format, bytes: req.bytes?.() ?? 0,
@@ -132,6 +138,8 @@ export function createImporter(deps: ImportDeps) {
     } catch (e) {
       ;(tx as WriteTransaction | null)?.rollback()
       throw e
+    } finally {
+      parsed.close()
     }
     if (r.result.imported + r.result.updated > 0) optimize(db)
     if (r.changed.length > 0) deps.onImported?.(r.changed)

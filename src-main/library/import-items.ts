@@ -1,0 +1,114 @@
+import { AppError, type ErrorCode } from '../../src-shared/errors.ts'
+import type { ImportFormat, PostMedia } from '../../src-shared/schemas/posts.ts'
+import type { ImportItem, SheafExtras } from '../importers/index.ts'
+import type { BookmarkValues } from '../store/index.ts'
+import { postToValues } from './convert.ts'
+
+/**
+ * One record of an export, ready to write: a post already converted to its row values (dates
+ * parsed, JSON columns serialised, content hash taken), or the record's error or skip. The same
+ * preparation runs in the parse worker and, for small files, in the importer itself.
+ */
+export type PreparedItem =
+  | { kind: 'post'; index: number; values: BookmarkValues; media: PostMedia[] }
+  | { kind: 'error'; index: number; postId: string | null; reason: string }
+  | { kind: 'skipped'; index: number; reason: string }
+
+/** A post that cannot be converted (e.g. an unreadable date) becomes that record's error. */
+export function prepareItem(item: ImportItem): PreparedItem {
+  if (item.kind !== 'post') return item
+  try {
+    return { kind: 'post', index: item.index, values: postToValues(item.post), media: item.post.media }
+  } catch (e) {
+    return { kind: 'error', index: item.index, postId: item.post.postId, reason: (e as Error).message }
+  }
+}
+
+// --- messages between the importer and its parse worker --------------------------------------------
+
+/**
+ * A batch crosses the thread boundary as one flat array (a tag, then the fields in a fixed order):
+ * structured clone of 1,000 objects with 16 named fields each cost the importer's thread about twice
+ * as much as the same values in one array (measured: ~0.6 s against ~0.3 s per 100,000 posts).
+ */
+export type WireBatch = unknown[]
+
+const POST = 0, ERROR = 1, SKIPPED = 2
+
+export function encodeBatch(items: readonly PreparedItem[]): WireBatch {
+  const out: unknown[] = []
+  for (const it of items) {
+    if (it.kind === 'post') {
+      const v = it.values
+      out.push(POST, it.index, v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, v.source, v.lang, v.conversationId,
+        v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash, it.media.length)
+      for (const m of it.media) out.push(m.type, m.url, m.thumbnailUrl, m.videoUrl, m.altText, m.width, m.height, m.durationMs)
+    } else if (it.kind === 'error') {
+      out.push(ERROR, it.index, it.postId, it.reason)
+    } else {
+      out.push(SKIPPED, it.index, it.reason)
+    }
+  }
+  return out
+}
+
+export function decodeBatch(a: WireBatch): PreparedItem[] {
+  const out: PreparedItem[] = []
+  let i = 0
+  while (i < a.length) {
+    const tag = a[i++] as number
+    const index = a[i++] as number
+    if (tag === ERROR) {
+      out.push({ kind: 'error', index, postId: a[i++] as string | null, reason: a[i++] as string })
+    } else if (tag === SKIPPED) {
+      out.push({ kind: 'skipped', index, reason: a[i++] as string })
+    } else {
+      const values: BookmarkValues = {
+        postId: a[i] as string, text: a[i + 1] as string, authorHandle: a[i + 2] as string, authorName: a[i + 3] as string,
+        postCreatedAt: a[i + 4] as number, source: a[i + 5] as string, lang: a[i + 6] as string | null,
+        conversationId: a[i + 7] as string | null, inReplyToPostId: a[i + 8] as string | null, urls: a[i + 9] as string,
+        engagement: a[i + 10] as string, quoted: a[i + 11] as string | null, engagementScore: a[i + 12] as number,
+        mediaCount: a[i + 13] as number, rawJson: a[i + 14] as string, contentHash: a[i + 15] as string,
+      }
+      const n = a[i + 16] as number
+      i += 17
+      const media: PostMedia[] = []
+      for (let k = 0; k < n; k++, i += 8) {
+        media.push({
+          type: a[i] as PostMedia['type'], url: a[i + 1] as string, thumbnailUrl: a[i + 2] as string, videoUrl: a[i + 3] as string | null,
+          altText: a[i + 4] as string | null, width: a[i + 5] as number | null, height: a[i + 6] as number | null, durationMs: a[i + 7] as number | null,
+        })
+      }
+      out.push({ kind: 'post', index, values, media })
+    }
+  }
+  return out
+}
+
+/** An error as it crosses threads: AppError keeps its code and details, anything else its message. */
+export interface WireError { app: boolean; code: ErrorCode; message: string; details?: unknown }
+
+export const toWireError = (e: unknown): WireError =>
+  e instanceof AppError
+    ? { app: true, code: e.code, message: e.message, details: e.details }
+    : { app: false, code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e) }
+
+export const fromWireError = (w: WireError): Error =>
+  w.app ? new AppError(w.code, w.message, w.details) : new Error(w.message)
+
+/** What the importer hands over per pull (the upload's own chunks, joined up to this size). */
+export const PULL_BYTES = 1 << 20
+
+/** Importer → worker. `credit`: one more batch may be sent. */
+export type ToWorker =
+  | { type: 'bytes'; chunk: Uint8Array }
+  | { type: 'end' }
+  | { type: 'credit' }
+
+/** Worker → importer, in this order: format, batches, then done or error (error may come at any point). */
+export type FromWorker =
+  | { type: 'pull' }
+  | { type: 'format'; format: ImportFormat }
+  | { type: 'batch'; batch: WireBatch }
+  | { type: 'done'; extras: SheafExtras | null }
+  | { type: 'error'; error: WireError }

@@ -1,0 +1,156 @@
+import { Worker } from 'node:worker_threads'
+import type { ImportFormat } from '../../src-shared/schemas/posts.ts'
+import { openSource, parseExport, type ExportInput, type SheafExtras } from '../importers/index.ts'
+import {
+  decodeBatch, fromWireError, prepareItem, PULL_BYTES, type FromWorker, type PreparedItem, type ToWorker,
+} from './import-items.ts'
+
+/** An export being read: its format, then its records in batches ready to write. */
+export interface PreparedExport {
+  format: ImportFormat
+  /** Single use. A batch should be written before the next is asked for: the parser waits on that. */
+  batches: AsyncIterable<PreparedItem[]>
+  /** Available once `batches` is fully consumed (Sheaf format only; null otherwise). */
+  extras(): SheafExtras | null
+  /** Stops the parse worker, if any, and the input if it was not read to the end. */
+  close(): void
+}
+
+export interface PrepareOptions {
+  fileName: string
+  batchSize: number
+  /** Files at least this large are parsed on a worker thread, in parallel with the writes. */
+  offThreadMinBytes: number
+}
+
+/** Bytes the worker keeps buffered or asked for: a few batches' worth of a GraphQL export. */
+const READ_AHEAD_BYTES = 4 << 20
+/** Batches the worker may send before the importer has written the first of them. */
+const MAX_UNACKED = 2
+
+/**
+ * Reads an export with the importers' one parse path (parseExport), and prepares every record for
+ * writing. A small file is parsed right here; a large one on a worker thread, so that parsing,
+ * normalising and hashing (about half of a large import's work) overlap with the SQLite writes on
+ * this thread. The worker is fed the bytes as it asks for them and is never more than MAX_UNACKED
+ * batches ahead of the writes, so memory stays flat whatever the file's size.
+ */
+export async function prepareExport(input: ExportInput, opts: PrepareOptions): Promise<PreparedExport> {
+  const src = await openSource(input, opts.offThreadMinBytes)
+  return src.complete ? prepareHere(src.chunks(), opts) : prepareOffThread(src.chunks(), opts)
+}
+
+async function prepareHere(input: AsyncIterable<Uint8Array>, opts: PrepareOptions): Promise<PreparedExport> {
+  const parsed = await parseExport(input, { fileName: opts.fileName })
+  async function* batches(): AsyncGenerator<PreparedItem[]> {
+    let batch: PreparedItem[] = []
+    for await (const item of parsed.items) {
+      batch.push(prepareItem(item))
+      if (batch.length >= opts.batchSize) {
+        yield batch
+        batch = []
+      }
+    }
+    if (batch.length > 0) yield batch
+  }
+  return { format: parsed.format, batches: batches(), extras: () => parsed.extras?.() ?? null, close: () => {} }
+}
+
+type Inbox = Exclude<FromWorker, { type: 'pull' }> | { type: 'input-error'; error: unknown }
+
+async function prepareOffThread(input: AsyncIterable<Uint8Array>, opts: PrepareOptions): Promise<PreparedExport> {
+  const worker = new Worker(new URL('./import-worker.ts', import.meta.url), {
+    workerData: { fileName: opts.fileName, batchSize: opts.batchSize, readAheadBytes: READ_AHEAD_BYTES, maxUnacked: MAX_UNACKED },
+  })
+  const post = (m: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(m, transfer)
+  const source = input[Symbol.asyncIterator]()
+  let inputDone = false
+  let closed = false
+
+  const inbox: Inbox[] = []
+  let waiting: (() => void) | null = null
+  const deliver = (m: Inbox) => {
+    inbox.push(m)
+    const w = waiting
+    waiting = null
+    w?.()
+  }
+  const next = async (): Promise<Inbox> => {
+    while (inbox.length === 0) await new Promise<void>((resolve) => { waiting = resolve })
+    return inbox.shift()!
+  }
+
+  /** Answers one pull with the next PULL_BYTES of the input (copied into a buffer the worker then owns). */
+  async function answerPull(): Promise<void> {
+    if (inputDone || closed) return
+    const parts: Uint8Array[] = []
+    let size = 0
+    try {
+      while (size < PULL_BYTES) {
+        const r = await source.next()
+        if (r.done) { inputDone = true; break }
+        parts.push(r.value)
+        size += r.value.length
+      }
+    } catch (e) {
+      inputDone = true
+      deliver({ type: 'input-error', error: e })
+      return
+    }
+    if (closed) return
+    if (size > 0) {
+      const chunk = new Uint8Array(size)
+      let at = 0
+      for (const p of parts) { chunk.set(p, at); at += p.length }
+      post({ type: 'bytes', chunk }, [chunk.buffer as ArrayBuffer])
+    }
+    if (inputDone) post({ type: 'end' })
+  }
+
+  let reading = Promise.resolve()
+  worker.on('message', (m: FromWorker) => {
+    if (m.type === 'pull') reading = reading.then(answerPull)
+    else deliver(m)
+  })
+  worker.on('error', (e) => deliver({ type: 'input-error', error: e }))
+  worker.on('exit', (code) => {
+    if (!closed) deliver({ type: 'input-error', error: new Error(`the import's parse worker stopped (exit code ${code})`) })
+  })
+
+  const close = () => {
+    if (closed) return
+    closed = true
+    void worker.terminate()
+    if (!inputDone) {
+      inputDone = true
+      // After a pending read settles, so an async generator is not asked to return mid-step.
+      reading = reading.then(() => source.return?.()).then(() => undefined, () => undefined)
+    }
+  }
+
+  const fail = (m: Inbox): never => {
+    close()
+    if (m.type === 'input-error') throw m.error
+    if (m.type === 'error') throw fromWireError(m.error)
+    throw new Error(`the import's parse worker answered ${m.type} out of turn`)
+  }
+
+  const first = await next()
+  if (first.type !== 'format') fail(first)
+  let extras: SheafExtras | null = null
+  async function* batches(): AsyncGenerator<PreparedItem[]> {
+    for (;;) {
+      const m = await next()
+      if (m.type === 'batch') {
+        yield decodeBatch(m.batch)
+        post({ type: 'credit' })
+      } else if (m.type === 'done') {
+        extras = m.extras
+        return
+      } else {
+        fail(m)
+      }
+    }
+  }
+  return { format: (first as { format: ImportFormat }).format, batches: batches(), extras: () => extras, close }
+}
