@@ -106,7 +106,9 @@ export const usePipelineStore = create<PipelineState>((set, get) => ({
         const stages = { ...s.stages }
         for (let i = 0; i < idx; i++) {
           const k = PIPELINE_STAGES[i]
-          if (!stages[k].done) stages[k] = { ...stages[k], done: true, progress: 100, current: stages[k].total || stages[k].current }
+          // a stage that finished before this page connected: every stage reads the same posts
+          const total = stages[k].total || ev.total
+          if (!stages[k].done) stages[k] = { ...stages[k], done: true, progress: 100, current: total, total }
         }
         stages[ev.stage] = {
           current: ev.current,
