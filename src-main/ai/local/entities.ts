@@ -1,10 +1,16 @@
-import nlp from 'compromise'
+import { createRequire } from 'node:module'
+import type Compromise from 'compromise'
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import { loadGazetteer, type Gazetteer, type GazetteerHit } from './gazetteer.ts'
 import { readText, type TextDoc } from './nlp.ts'
 import { parseRepoUrl, type RepoRef } from './repos.ts'
 import { cleanText, decodeEntities } from './text.ts'
 import { loadWordVectors, type WordVectors } from './word-vectors.ts'
+
+// compromise (~40 MB resident) loads on first use, not wherever this folder is imported.
+const require = createRequire(import.meta.url)
+let compromise: typeof Compromise | undefined
+const nlp = (text: string) => (compromise ??= require('compromise') as typeof Compromise)(text)
 
 export type PostKind = 'thread' | 'quote' | 'reply' | 'link' | 'media' | 'text'
 

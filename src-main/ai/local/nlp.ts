@@ -1,5 +1,9 @@
-import winkNLP from 'wink-nlp'
-import model from 'wink-eng-lite-web-model'
+import { createRequire } from 'node:module'
+import type winkNLP from 'wink-nlp'
+import type model from 'wink-eng-lite-web-model'
+
+// Loaded on first use: the server's main thread imports this folder for word vectors only.
+const require = createRequire(import.meta.url)
 
 /** What the analysers need from one wink-nlp pass over a text. Computed once, shared by all of them. */
 export type TextDoc = {
@@ -15,7 +19,8 @@ export type TextDoc = {
 type Wink = ReturnType<typeof winkNLP>
 let wink: Wink | undefined
 // wink's model is a read-only table (~2 MB): one per process, built on first use.
-const getWink = (): Wink => (wink ??= winkNLP(model, ['sbd', 'negation', 'sentiment']))
+const getWink = (): Wink =>
+  (wink ??= (require('wink-nlp') as typeof winkNLP)(require('wink-eng-lite-web-model') as typeof model, ['sbd', 'negation', 'sentiment']))
 
 export const readText = (text: string): TextDoc => {
   const nlp = getWink()

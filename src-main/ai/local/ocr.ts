@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { createWorker, type Worker } from 'tesseract.js'
+import type { Worker } from 'tesseract.js'
 
 const require = createRequire(import.meta.url)
 
@@ -19,7 +19,8 @@ export const createOcr = (opts: { langData?: LangData } = {}): Ocr => {
   const lang = opts.langData ?? (require('@tesseract.js-data/eng') as LangData)
   let worker: Promise<Worker> | undefined
   const get = () =>
-    (worker ??= createWorker(lang.code, 1, { langPath: lang.langPath, gzip: lang.gzip, cacheMethod: 'none' }))
+    (worker ??= import('tesseract.js').then(({ createWorker }) =>
+      createWorker(lang.code, 1, { langPath: lang.langPath, gzip: lang.gzip, cacheMethod: 'none' })))
   return {
     async ocrImage(image) {
       const w = await get()

@@ -1,5 +1,7 @@
-import sharp from 'sharp'
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
+
+// sharp (libvips, ~30 MB resident) loads when the first image is looked at.
+const sharp = async () => (await import('sharp')).default
 
 export const VISUAL_TAGS = ['screenshot', 'code', 'chart', 'document', 'photo', 'meme', 'text'] as const
 export type VisualTag = (typeof VISUAL_TAGS)[number]
@@ -17,7 +19,7 @@ export type ImageStats = {
 }
 
 export const imageStats = async (image: Buffer): Promise<ImageStats> => {
-  const s = await sharp(image).stats()
+  const s = await (await sharp())(image).stats()
   const rgb = s.channels.slice(0, 3)
   const means = rgb.map((c) => c.mean)
   return {
@@ -79,6 +81,6 @@ export type ThumbnailOptions = { width?: number; format?: 'webp' | 'jpeg'; quali
 /** A small preview (longest side `width`, never enlarged), EXIF-rotated, as WebP or JPEG. */
 export const makeThumbnail = async (image: Buffer, opts: ThumbnailOptions = {}): Promise<Buffer> => {
   const { width = 400, format = 'webp', quality = 75 } = opts
-  const img = sharp(image, { failOn: 'none' }).rotate().resize({ width, height: width, fit: 'inside', withoutEnlargement: true })
+  const img = (await sharp())(image, { failOn: 'none' }).rotate().resize({ width, height: width, fit: 'inside', withoutEnlargement: true })
   return format === 'jpeg' ? img.jpeg({ quality, mozjpeg: true }).toBuffer() : img.webp({ quality }).toBuffer()
 }
