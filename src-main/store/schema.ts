@@ -61,7 +61,7 @@ export const bookmarks = sqliteTable('bookmarks', {
 }, (t) => [
   uniqueIndex('bookmarks_post_id_idx').on(t.postId),
   index('bookmarks_post_created_at_idx').on(t.postCreatedAt), // sort=newest|oldest
-  index('bookmarks_engagement_idx').on(t.engagementScore), // sort=popular
+  index('bookmarks_engagement_created_idx').on(t.engagementScore, t.postCreatedAt), // sort=popular, ties by date
   index('bookmarks_source_created_idx').on(t.source, t.postCreatedAt), // source filter + sort
   // The author filter and top authors use search_bookmarks_author_lower_idx (migration 0003): handles
   // are case-insensitive, and a second index on the raw handle only slowed every insert (0007).
