@@ -111,24 +111,37 @@ export class RecordScanner {
 
   /** Continues a record from `from`; returns the index after its closing bracket, or -1. */
   private scanRecord(s: string, from: number): number {
+    // Locals in the hot loop (every character of every record passes here); on -1 push() rescans the
+    // record from its start once more text has come, so the state need not survive a return.
     let i = from
+    let depth = this.depth
     const n = s.length
+    if (this.inString) {
+      const close = stringEnd(s, i)
+      if (close < 0) return -1
+      this.inString = false
+      i = close + 1
+    }
     while (i < n) {
-      if (this.inString) {
-        const close = stringEnd(s, i)
-        if (close < 0) return -1
-        this.inString = false
+      const c = s.charCodeAt(i)
+      if (c === Q) {
+        const close = stringEnd(s, i + 1)
+        if (close < 0) {
+          this.inString = true
+          this.depth = depth
+          return -1
+        }
         i = close + 1
         continue
       }
-      const c = s.charCodeAt(i)
-      if (c === Q) this.inString = true
-      else if (c === LB || c === LSQ) this.depth++
-      else if (c === RB || c === RSQ) {
-        if (--this.depth === 0) return i + 1
+      if (c === LB || c === LSQ) depth++
+      else if ((c === RB || c === RSQ) && --depth === 0) {
+        this.depth = 0
+        return i + 1
       }
       i++
     }
+    this.depth = depth
     return -1
   }
 }

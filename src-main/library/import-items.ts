@@ -97,7 +97,7 @@ export const fromWireError = (w: WireError): Error =>
   w.app ? new AppError(w.code, w.message, w.details) : new Error(w.message)
 
 /** What the importer hands over per pull (the upload's own chunks, joined up to this size). */
-export const PULL_BYTES = 1 << 20
+export const PULL_BYTES = 256 << 10
 
 /** Importer → worker. `credit`: one more batch may be sent. */
 export type ToWorker =

@@ -24,7 +24,7 @@ export interface PrepareOptions {
 }
 
 /** Bytes the worker keeps buffered or asked for: a few batches' worth of a GraphQL export. */
-const READ_AHEAD_BYTES = 4 << 20
+const READ_AHEAD_BYTES = 1 << 20
 /** Batches the worker may send before the importer has written the first of them. */
 const MAX_UNACKED = 2
 

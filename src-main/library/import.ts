@@ -12,7 +12,7 @@ import { applySheafExtras } from './import-extras.ts'
 import type { PreparedItem } from './import-items.ts'
 import { prepareExport } from './import-source.ts'
 
-const BATCH = 1000
+const BATCH = 250
 const MAX_ERROR_DETAILS = 100
 /** Uploads at least this large are parsed on a worker thread while this thread writes (import-source.ts). */
 const OFF_THREAD_MIN_BYTES = 2 << 20
@@ -134,7 +134,7 @@ export function createImporter(deps: ImportDeps) {
         userId: req.userId, fileName: req.fileName, format: parsed.format, bytes: req.bytes?.() ?? 0,
         imported: r.result.imported, duplicates: r.result.duplicates, updated: r.result.updated, errors: r.result.errors, createdAt: now,
       })
-      tx!.commit()
+      tx!.commit({ deferCheckpoint: true })
     } catch (e) {
       ;(tx as WriteTransaction | null)?.rollback()
       throw e

@@ -12,9 +12,12 @@ const X_DATE = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}:\d{2}:\d{2}) ([+
 // "2026-07-09 05:59:10 +08:00" (twitter-web-exporter), also "+0800" and "Z"
 const SPACED = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})?$/
 
+const EARLIEST = Date.UTC(2006, 0, 1)
+const LATEST = Date.UTC(2200, 0, 1)
+
 const isoFromMs = (ms: number): string | null => {
   // Reject what cannot be a post time: before X existed or absurdly far ahead.
-  if (!Number.isFinite(ms) || ms < Date.UTC(2006, 0, 1) || ms > Date.UTC(2200, 0, 1)) return null
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST) return null
   return new Date(ms).toISOString()
 }
 

@@ -11,10 +11,24 @@ export function stripTrailingLinks(text: string, links: Iterable<string>): strin
   if (set.size === 0) return text
   let out = text.trimEnd()
   for (;;) {
-    const m = /\s*(https:\/\/t\.co\/[A-Za-z0-9]+)$/.exec(out)
-    if (!m || !set.has(m[1])) return out
-    out = out.slice(0, m.index).trimEnd()
+    const link = trailingTco(out)
+    if (link === null || !set.has(link)) return out
+    out = out.slice(0, out.length - link.length).trimEnd()
   }
+}
+
+const TCO = 'https://t.co/'
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+
+/**
+ * The `https://t.co/<letters and digits>` link that ends `s`, or null: what
+ * `/(https:\/\/t\.co\/[A-Za-z0-9]+)$/` finds, without the regex trying every position of a long text.
+ */
+function trailingTco(s: string): string | null {
+  const at = s.lastIndexOf(TCO)
+  if (at < 0 || at + TCO.length === s.length) return null
+  for (let i = at + TCO.length; i < s.length; i++) if (!isAlnum(s.charCodeAt(i))) return null
+  return s.slice(at)
 }
 
 /** "RT @handle: text…" as written in a retweet row. */
