@@ -15,6 +15,8 @@ export interface LibraryDeps {
   clock: () => number
   /** "Auto-run after import": receives the ids of new posts and posts whose content changed. */
   onImported?: (ids: number[]) => void
+  /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */
+  offThreadMinBytes?: number
 }
 
 /** The library capability: import into the store, browse and edit bookmarks, categories, stats, mind map, export. */
