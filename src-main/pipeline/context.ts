@@ -1,5 +1,5 @@
 import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
-import type { AiProvider, EnginePost, LocalRunner, Usage } from '../ai/index.ts'
+import type { AiProvider, EnginePost, LocalRunner, PostReading, Usage } from '../ai/index.ts'
 import type { Entities } from '../ai/local/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
@@ -26,8 +26,8 @@ export interface RunContext {
   mediaCache: MediaCache | null
   images: ImageTools
   categories: PipelineCategory[]
-  /** entity_extraction output, kept for semantic_tagging (recomputed when a restart lost it). */
-  entities: EntityStore
+  /** entity_extraction output (entities and sentiment), kept for semantic_tagging (recomputed when a restart lost it). */
+  entities: ReadingStore
   /** Categories a remote provider suggested in semantic_tagging, used by categorization. */
   remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
   recordError(bookmarkId: number | null, stage: PipelineStage, message: string, fellBack?: boolean): void
@@ -36,21 +36,33 @@ export interface RunContext {
   writable(): Promise<void>
 }
 
-export interface EntityStore {
-  set(id: number, e: Entities): void
-  get(id: number): Entities | undefined
+export type Reading = Omit<PostReading, 'id'>
+
+export interface ReadingStore {
+  set(id: number, r: Reading): void
+  get(id: number): Reading | undefined
   has(id: number): boolean
   delete(id: number): void
 }
 
-/** Keeps entities as JSON text between stages: a large job holds them for every post, and text is several times smaller than the objects. */
-export function createEntityStore(): EntityStore {
+const EMPTY_LISTS = ['hashtags', 'mentions', 'urls', 'domains', 'tools', 'products', 'companies', 'people', 'places', 'organisations', 'repos', 'topics', 'concepts'] as const
+
+/**
+ * Keeps stage 1's readings as JSON text between stages: a large job holds one for every post until
+ * stage 3, and text is several times smaller than the objects; empty lists (most of them) are left out.
+ */
+export function createReadingStore(): ReadingStore {
   const m = new Map<number, string>()
+  const compact = (key: string, v: unknown) => (Array.isArray(v) && v.length === 0 && key !== '' ? undefined : v)
   return {
-    set: (id, e) => void m.set(id, JSON.stringify(e)),
+    set: (id, r) => void m.set(id, JSON.stringify(r, compact)),
     get: (id) => {
       const s = m.get(id)
-      return s === undefined ? undefined : (JSON.parse(s) as Entities)
+      if (s === undefined) return undefined
+      const r = JSON.parse(s) as { entities: Partial<Entities>; sentiment: Reading['sentiment'] }
+      const entities = { ...r.entities } as Entities
+      for (const k of EMPTY_LISTS) (entities[k] as unknown[]) ??= []
+      return { entities, sentiment: r.sentiment }
     },
     has: (id) => m.has(id),
     delete: (id) => void m.delete(id),
@@ -64,6 +76,8 @@ export interface Stage {
   /** Posts per batch (one worker message, one short write transaction). */
   batchSize: number
   prepare?(ctx: RunContext): Promise<void>
+  /** After the stage's last batch (not after a cancel). */
+  finish?(ctx: RunContext): Promise<void>
   /** Does the work for `ids`, writes it and marks the items done in one transaction. */
   run(ids: number[], ctx: RunContext): Promise<void>
 }

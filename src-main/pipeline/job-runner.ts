@@ -7,7 +7,7 @@ import {
   addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobError, jobItemsBelow, markJobItems,
   setJobStatus, transaction, updateJobProgress, type Db, type JobRecord, type PipelineCategory,
 } from '../store/index.ts'
-import { createEntityStore, type ImageTools, type RunContext, type Stage } from './context.ts'
+import { createReadingStore, type ImageTools, type RunContext, type Stage } from './context.ts'
 import { isBusy, retryBusy, waitForWriters } from './db-guard.ts'
 import { overallProgress, type EventHub } from './events.ts'
 import { categorization } from './stages/categorization.ts'
@@ -52,7 +52,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     mediaCache: deps.mediaCache,
     images: deps.images,
     categories: deps.categories,
-    entities: createEntityStore(),
+    entities: createReadingStore(),
     remoteCategories: new Map(),
     recordError: (bookmarkId, stage, message, fellBack = false) =>
       insertJobError(db, { jobId: job.id, bookmarkId, stage, message, fellBack, now: deps.now() }),
@@ -88,6 +88,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
       await emit()
       await yieldToLoop()
     }
+    if (!signal.aborted) await stage.finish?.(ctx)
   }
   if (signal.aborted && signal.reason === 'shutdown') return 'interrupted'
   const status = signal.aborted ? 'cancelled' : 'completed'

@@ -37,7 +37,7 @@ const READ_HOSTS = /(^|\.)(medium\.com|substack\.com|arxiv\.org|nytimes\.com|the
 const ARTICLE_LINK = /^https?:\/\/(x|twitter)\.com\/i\/article\//
 const HUMOR = /(😂|🤣|😭|💀|\blol\b|\blmao\b|\blmfao\b|\bhaha+\b|\bmeme\b|\bjoke\b|\bfunny\b|\bhilarious\b)/i
 
-export const classifyAction = (post: PostLike, entities: Entities, sentiment?: SentimentResult): Action => {
+export const classifyAction = (post: PostLike, entities: Entities, sentiment?: Pick<SentimentResult, 'label'>): Action => {
   const text = post.text
   const s: Record<Action, number> = { reference: 0, try: 0, watch: 0, read_later: 0, share: 0, archive: 0.5 }
   const hosts = entities.domains

@@ -1,10 +1,11 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
   classifyAction, classifySentiment, createCategorizer, createTagVocabulary, embedText, extractEntities, loadGazetteer,
-  readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type Entities, type TagVocabulary,
+  readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type Entities, type SentimentResult, type TagVocabulary,
 } from '../local/index.ts'
 import { postText } from '../local/categorizer.ts'
-import { buildRelatedIndex, type RelatedIndex, type RelatedIndexInput } from './related-index.ts'
+import { decodeEntities } from '../local/text.ts'
+import { buildRelatedIndex, openRelatedIndex, type RelatedIndex, type RelatedIndexInput, type SharedRelatedIndex } from './related-index.ts'
 
 /**
  * The offline models behind the `local` provider, as message handlers: the same code runs in-process
@@ -38,6 +39,12 @@ export interface SemanticResult {
   ossReport: OssReport | null
   vector: Float32Array
 }
+
+/**
+ * What stage 1 reads from a post: its entities, and its sentiment, which needs the same wink-nlp
+ * parse (the most expensive step of both), so it is worked out here once and carried to stage 3.
+ */
+export interface PostReading { id: number; entities: Entities; sentiment: Pick<SentimentResult, 'label' | 'confidence'> }
 
 export interface CategorizeInput { id: number; post: EnginePost; entities: Entities; tags: string[]; vector: Float32Array }
 
@@ -78,12 +85,15 @@ function fallbackTags(post: EnginePost, e: Entities): string[] {
 }
 
 export function createEngine(config: EngineConfig): EngineState & {
-  entities(posts: EnginePost[]): Array<{ id: number; entities: Entities }>
-  semantic(items: Array<{ post: EnginePost; entities?: Entities | null }>): SemanticResult[]
+  entities(posts: EnginePost[]): PostReading[]
+  /** `entities` and `sentiment` from stage 1 when there; worked out here otherwise. */
+  semantic(items: Array<{ post: EnginePost; entities?: Entities | null; sentiment?: PostReading['sentiment'] | null }>): SemanticResult[]
   categorize(items: CategorizeInput[]): Array<{ id: number; categories: Array<{ categoryId: number; confidence: number }> }>
   normalizeTags(lists: string[][]): string[][]
   configure(c: Partial<EngineConfig>): void
-  relatedBuild(input: RelatedIndexInput): number
+  /** Builds the related-post index; the answer (shared memory) opens it in another engine. */
+  relatedBuild(input: RelatedIndexInput): SharedRelatedIndex
+  relatedOpen(shared: SharedRelatedIndex): number
   related(ids: number[], k?: number): number[][]
 } {
   let related: RelatedIndex | null = null
@@ -97,12 +107,19 @@ export function createEngine(config: EngineConfig): EngineState & {
     get vocab() { return state.vocab },
     get categorizer() { return state.categorizer },
     configure,
-    entities: (posts) => posts.map((p) => ({ id: p.id, entities: extractEntities(asPost(p)) })),
-    semantic: (items) => items.map(({ post, entities }) => {
-      const p = asPost(post)
+    entities: (posts) => posts.map((post) => {
+      // extractEntities reads the decoded text, sentiment the text as saved: one parse when they are the same.
       const doc = readText(post.text)
-      const ents = entities ?? extractEntities(p, { doc })
-      const sentiment = classifySentiment(post.text, { doc })
+      const decoded = decodeEntities(post.text)
+      const entities = extractEntities(asPost(post), { doc: decoded === post.text ? doc : readText(decoded) })
+      const { label, confidence } = classifySentiment(post.text, { doc })
+      return { id: post.id, entities, sentiment: { label, confidence } }
+    }),
+    semantic: (items) => items.map(({ post, entities, sentiment: known }) => {
+      const p = asPost(post)
+      const doc = known && entities ? null : readText(post.text)
+      const ents = entities ?? extractEntities(p, { doc: doc! })
+      const sentiment = known ?? classifySentiment(post.text, { doc: doc! })
       const tags = suggestTags(p, ents, { vocab: state.vocab })
       // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
       if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
@@ -118,7 +135,11 @@ export function createEngine(config: EngineConfig): EngineState & {
     })),
     relatedBuild: (input) => {
       related = buildRelatedIndex(input)
-      return input.ids.length
+      return related.shared
+    },
+    relatedOpen: (shared) => {
+      related = openRelatedIndex(shared)
+      return shared.n
     },
     related: (ids, k = 5) => ids.map((id) => related?.query(id, k).map((m) => m.id) ?? []),
     normalizeTags: (lists) => lists.map((l) => [...new Set(l.map((t) => state.vocab.normalize(t)).filter(Boolean))]),

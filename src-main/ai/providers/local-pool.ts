@@ -7,7 +7,8 @@ const SPLIT_FROM = 32
 
 /**
  * Several worker runners behind one LocalRunner face, so a job uses every core. Per-post work is
- * split across the workers in order; configuration and the related-post index go to all of them.
+ * split across the workers in order; configuration goes to all of them, and the related-post index,
+ * built once, is shared by all of them.
  * The first worker's tag vocabulary is the canonical one: tags the others suggest are passed through
  * it, so near-duplicate tags still merge into one name.
  */
@@ -38,8 +39,17 @@ export function createWorkerPool(config: EngineConfig, size = Math.min(2, availa
     configure: async (c) => {
       await Promise.all(workers.map((w) => w.configure(c)))
     },
-    relatedBuild: async (input) => (await Promise.all(workers.map((w) => w.relatedBuild(input))))[0],
+    // One worker builds the index into shared memory; the others open that same memory.
+    relatedBuild: async (input) => {
+      const shared = await main.relatedBuild(input)
+      await Promise.all(workers.slice(1).map((w) => w.relatedOpen(shared)))
+      return shared
+    },
+    relatedOpen: async (shared) => (await Promise.all(workers.map((w) => w.relatedOpen(shared))))[0],
     related: (ids, k) => split(ids, (w, part) => w.related(part, k)),
+    release: async () => {
+      await Promise.all(workers.map((w) => w.release()))
+    },
     close: async () => {
       await Promise.all(workers.map((w) => w.close()))
     },

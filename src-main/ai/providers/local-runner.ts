@@ -1,12 +1,17 @@
 import { Worker } from 'node:worker_threads'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
 
-type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'related'>
-type Op = keyof Ops
+type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
+export type Op = keyof Ops
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
 export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<ReturnType<Ops[K]>> } & {
   readonly offThread: boolean
+  /**
+   * Lets the models go (workers stop) between stages that need different ones: the next call starts
+   * afresh from the configuration given at creation, so tags learnt and configure() are forgotten.
+   */
+  release(): Promise<void>
   close(): Promise<void>
 }
 
@@ -21,7 +26,11 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
     normalizeTags: async (lists) => e().normalizeTags(lists),
     configure: async (c) => e().configure(c),
     relatedBuild: async (i) => e().relatedBuild(i),
+    relatedOpen: async (s) => e().relatedOpen(s),
     related: async (ids, k) => e().related(ids, k),
+    release: async () => {
+      engine = null
+    },
     close: async () => {},
   }
 }
@@ -31,35 +40,46 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
  * blocks the HTTP server. Requests are answered in order; a crashed worker fails what is pending.
  */
 export function createWorkerRunner(config: EngineConfig): LocalRunner {
-  const worker = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: config })
-  worker.unref()
   let seq = 0
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   let dead: Error | null = null
-  worker.on('message', (m: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
-    const p = pending.get(m.seq)
-    if (!p) return
-    pending.delete(m.seq)
-    if (m.ok) p.resolve(m.result)
-    else p.reject(new Error(m.error))
-  })
-  const fail = (e: Error) => {
-    dead = e
-    for (const p of pending.values()) p.reject(e)
-    pending.clear()
+  let worker: Worker | null = null
+  const start = (): Worker => {
+    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: config })
+    w.unref()
+    w.on('message', (m: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
+      const p = pending.get(m.seq)
+      if (!p) return
+      pending.delete(m.seq)
+      if (m.ok) p.resolve(m.result)
+      else p.reject(new Error(m.error))
+    })
+    const fail = (e: Error) => {
+      // A worker let go by release() ends quietly; any other end fails what it was doing, and the runner.
+      if (worker !== w) return
+      dead = e
+      for (const p of pending.values()) p.reject(e)
+      pending.clear()
+    }
+    w.on('error', fail)
+    w.on('exit', (code) => fail(new Error(`the local analysis worker stopped (exit code ${code})`)))
+    return w
   }
-  worker.on('error', fail)
-  worker.on('exit', (code) => fail(new Error(`the local analysis worker stopped (exit code ${code})`)))
+  const inFlight = new Set<Promise<unknown>>()
   const call = (op: Op, args: unknown[]): Promise<never> => {
     if (dead) return Promise.reject(dead)
-    return new Promise((resolve, reject) => {
+    const w = (worker ??= start())
+    const p = new Promise((resolve, reject) => {
       const id = ++seq
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      worker.ref()
-      worker.postMessage({ seq: id, op, args })
+      w.ref()
+      w.postMessage({ seq: id, op, args })
     }).finally(() => {
-      if (pending.size === 0) worker.unref()
-    }) as Promise<never>
+      inFlight.delete(p)
+      if (pending.size === 0) worker?.unref()
+    })
+    inFlight.add(p)
+    return p as Promise<never>
   }
   return {
     offThread: true,
@@ -69,10 +89,22 @@ export function createWorkerRunner(config: EngineConfig): LocalRunner {
     normalizeTags: (...a) => call('normalizeTags', a),
     configure: (...a) => call('configure', a),
     relatedBuild: (...a) => call('relatedBuild', a),
+    relatedOpen: (...a) => call('relatedOpen', a),
     related: (...a) => call('related', a),
+    release: async () => {
+      const w = worker
+      if (!w) return
+      // Answers still owed come first; then the thread and its models go.
+      await Promise.allSettled([...inFlight])
+      if (worker !== w) return
+      worker = null
+      await w.terminate()
+    },
     close: async () => {
       dead ??= new Error('the local analysis worker was closed')
-      await worker.terminate()
+      const w = worker
+      worker = null
+      await w?.terminate()
     },
   }
 }

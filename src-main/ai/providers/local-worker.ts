@@ -1,9 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { createEngine, type EngineConfig } from './local-engine.ts'
+import type { Op } from './local-runner.ts'
 
 // Worker-thread entry: one engine, one message at a time (see local-runner.ts).
 const engine = createEngine(workerData as EngineConfig)
-parentPort!.on('message', (m: { seq: number; op: 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'related'; args: unknown[] }) => {
+parentPort!.on('message', (m: { seq: number; op: Op; args: unknown[] }) => {
   try {
     const fn = engine[m.op] as (...a: unknown[]) => unknown
     const result = fn(...m.args)

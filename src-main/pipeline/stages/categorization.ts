@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
-import type { LocalRunner } from '../../ai/index.ts'
+import { LOCAL_EMBEDDING_MODEL, relatedSpaceFor, spaceVectors } from '../../ai/index.ts'
+import type { LocalRunner, RelatedSpace } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
@@ -45,15 +45,18 @@ export const categorization: Stage = {
     const ready = posts.filter((p) => knowledge.has(p.id))
     const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
     const needLocal = ready.filter((p) => !ctx.remoteCategories.has(p.id) && vectors.has(p.id))
-    const local = await ctx.runner.categorize(needLocal.map((p) => ({
-      id: p.id, post: toEnginePost(p), entities: parse(knowledge.get(p.id)!.entities) as Entities, tags: tags.get(p.id) ?? [], vector: vectors.get(p.id)!,
-    })))
+    // Both go out at once: each worker answers its share of one, then of the other.
+    const [local, related] = await Promise.all([
+      ctx.runner.categorize(needLocal.map((p) => ({
+        id: p.id, post: toEnginePost(p), entities: parse(knowledge.get(p.id)!.entities) as Entities, tags: tags.get(p.id) ?? [], vector: vectors.get(p.id)!,
+      }))),
+      ctx.runner.related(ready.map((p) => p.id), RELATED),
+    ])
     const picks = new Map(local.map((r) => [r.id, r.categories]))
     const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
     for (const [id, cats] of ctx.remoteCategories) {
       if (ids.includes(id)) picks.set(id, cats.flatMap((c) => (bySlug.has(c.slug) ? [{ categoryId: bySlug.get(c.slug)!, confidence: c.confidence }] : [])))
     }
-    const related = await ctx.runner.related(ready.map((p) => p.id), RELATED)
     if (ctx.signal.aborted) return
     await ctx.writable()
     const locks = categoryLocks(ctx.db, ids)
@@ -75,37 +78,67 @@ export const categorization: Stage = {
 const PAGE = 2000
 type RelatedIndexInput = Parameters<LocalRunner['relatedBuild']>[0]
 
-/** Every post's vector and entity keys, read a page at a time so the server keeps answering meanwhile. */
+/**
+ * Every post's vector and entity keys, read a page at a time so the server keeps answering meanwhile.
+ * Keys are numbered here and everything goes out as typed arrays: the vectors in the index's shared
+ * memory (it takes them over), the keys as one list of numbers instead of 100,000 lists of strings.
+ */
 async function loadRelatedInput(ctx: RunContext): Promise<RelatedIndexInput> {
   const total = countEmbeddings(ctx.db, LOCAL_EMBEDDING_MODEL)
   const ids: number[] = []
   let dim = 0
+  // Straight into the index's shared memory: the workers read this one copy.
+  let space: RelatedSpace | undefined
   let vectors: Float32Array<ArrayBufferLike> = new Float32Array(0)
   for (let after = 0; ;) {
     const page = embeddingPage(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE)
     if (page.length === 0) break
-    if (dim === 0) {
+    if (!space) {
       dim = page[0].vector.length
-      // Shared memory: both workers read the one matrix instead of each getting a copy.
-      vectors = new Float32Array(new SharedArrayBuffer(total * dim * 4))
+      space = relatedSpaceFor(total, dim)
+      vectors = spaceVectors(space)
     }
     for (const r of page) {
       if (r.vector.length !== dim || ids.length >= total) continue
-      vectors.set(r.vector, ids.length * dim)
+      vectors.set(r.vector, ids.length * space.stride)
       ids.push(r.id)
     }
     after = page[page.length - 1].id
     await yieldToLoop()
   }
-  const keys = new Map<number, string[]>()
+  // Keys of post ids[i] at keyIds[keyOffsets[i] .. keyOffsets[i+1]); both lists are in id order.
+  const numbered = new Map<string, number>()
+  const keyOffsets = new Int32Array(ids.length + 1)
+  let keyIds = new Int32Array(ids.length * 8)
+  let i = 0
+  /** Posts before `id` without a knowledge row have no keys. */
+  const skipTo = (id: number) => {
+    for (; i < ids.length && ids[i] < id; i++) keyOffsets[i + 1] = keyOffsets[i]
+  }
   for (let after = 0; ;) {
     const page = relatedKeysPage(ctx.db, after, PAGE)
     if (page.length === 0) break
-    for (const r of page) keys.set(r.id, relatedKeys(parse(r.entities), r.tags ? r.tags.split('\u001f') : []))
+    for (const r of page) {
+      skipTo(r.id)
+      if (i >= ids.length || ids[i] !== r.id) continue
+      let at = keyOffsets[i]
+      for (const k of relatedKeys(parse(r.entities), r.tags ? r.tags.split('\u001f') : [])) {
+        let n = numbered.get(k)
+        if (n === undefined) numbered.set(k, (n = numbered.size))
+        if (at === keyIds.length) {
+          const grown = new Int32Array(keyIds.length * 2)
+          grown.set(keyIds)
+          keyIds = grown
+        }
+        keyIds[at++] = n
+      }
+      keyOffsets[++i] = at
+    }
     after = page[page.length - 1].id
     await yieldToLoop()
   }
-  return { ids, dim, vectors: vectors.subarray(0, ids.length * dim), keys: ids.map((id) => keys.get(id) ?? []) }
+  skipTo(Infinity)
+  return { ids: Int32Array.from(ids), dim, space, keyOffsets, keyIds: keyIds.slice(0, keyOffsets[ids.length]) }
 }
 
 const parse = (v: string | null): Partial<Entities> | null => {

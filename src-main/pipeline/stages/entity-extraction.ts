@@ -1,7 +1,10 @@
 import { loadPipelinePosts, markJobItems, transaction } from '../../store/index.ts'
 import { toEnginePost, type Stage } from '../context.ts'
 
-/** Stage 1: hashtags, mentions, links, tools, people, places, organisations, repositories. */
+/**
+ * Stage 1: hashtags, mentions, links, tools, people, places, organisations, repositories. The
+ * sentiment comes out of the same language pass, so it is kept with them for stage 3.
+ */
 export const entityExtraction: Stage = {
   name: 'entity_extraction',
   index: 1,
@@ -9,8 +12,12 @@ export const entityExtraction: Stage = {
   async run(ids, ctx) {
     const posts = loadPipelinePosts(ctx.db, ids)
     const out = await ctx.runner.entities(posts.map(toEnginePost))
-    for (const r of out) ctx.entities.set(r.id, r.entities)
+    for (const r of out) ctx.entities.set(r.id, { entities: r.entities, sentiment: r.sentiment })
     await ctx.writable()
     transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, 1))
+  },
+  // Stage 1's language models (compromise, wink-nlp) are not needed again: the workers let them go.
+  async finish(ctx) {
+    await ctx.runner.release()
   },
 }

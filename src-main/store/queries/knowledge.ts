@@ -96,15 +96,12 @@ export interface KnowledgeWrite {
  * batch in one transaction.
  */
 export function writeKnowledge(db: Db, k: KnowledgeWrite): void {
-  // UPDATE then INSERT, not an upsert: the search triggers' INSERT OR IGNORE fails inside an upsert's DO UPDATE.
-  const args = [k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
-    JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt]
-  const updated = stmt(db, `UPDATE knowledge SET summary = ?, action = ?, sentiment = ?, confidence = ?, oss_report = ?, entities = ?, kind = ?,
-    provider = ?, content_hash = ?, analyzed_at = ? WHERE bookmark_id = ?`).run(...args, k.bookmarkId)
-  if (updated.changes === 0) {
-    stmt(db, `INSERT INTO knowledge (summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at, bookmark_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...args, k.bookmarkId)
-  }
+  stmt(db, `INSERT INTO knowledge (bookmark_id, summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bookmark_id) DO UPDATE SET summary = excluded.summary, action = excluded.action,
+    sentiment = excluded.sentiment, confidence = excluded.confidence, oss_report = excluded.oss_report, entities = excluded.entities, kind = excluded.kind,
+    provider = excluded.provider, content_hash = excluded.content_hash, analyzed_at = excluded.analyzed_at`)
+    .run(k.bookmarkId, k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
+      JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt)
   const current = stmt(db, 'SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ?').pluck().all(k.bookmarkId) as string[]
   const want = new Set(k.tags)
   const have = new Set(current)
@@ -115,8 +112,9 @@ export function writeKnowledge(db: Db, k: KnowledgeWrite): void {
   }
   for (const name of want) {
     if (have.has(name)) continue
-    stmt(db, 'INSERT INTO tags (name) VALUES (?) ON CONFLICT (name) DO NOTHING').run(name)
-    stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) SELECT ?, id FROM tags WHERE name = ?').run(k.bookmarkId, name)
+    let tagId = stmt(db, 'SELECT id FROM tags WHERE name = ?').pluck().get(name) as number | undefined
+    tagId ??= Number(stmt(db, 'INSERT INTO tags (name) VALUES (?)').run(name).lastInsertRowid)
+    stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)').run(k.bookmarkId, tagId)
   }
 }
 
@@ -148,8 +146,11 @@ export interface MediaAnalysisWrite {
 }
 
 export const writeMediaAnalysis = (db: Db, m: MediaAnalysisWrite): void => {
-  stmt(db, `UPDATE media SET cache_path = ?, thumb_path = ?, ocr_text = ?, visual_tags = ?, description = ?, fetched_at = ?, fetch_error = ? WHERE id = ?`)
-    .run(m.cachePath, m.thumbPath, m.ocrText, m.visualTags ? JSON.stringify(m.visualTags) : null, m.description, m.fetchedAt, m.fetchError, m.id)
+  stmt(db, `UPDATE media SET cache_path = ?, thumb_path = ?, visual_tags = ?, fetched_at = ?, fetch_error = ? WHERE id = ?`)
+    .run(m.cachePath, m.thumbPath, m.visualTags ? JSON.stringify(m.visualTags) : null, m.fetchedAt, m.fetchError, m.id)
+  // The text columns re-index the post for search (search_media_au, inline): written only when they change.
+  stmt(db, 'UPDATE media SET ocr_text = ?, description = ? WHERE id = ? AND (ocr_text IS NOT ? OR description IS NOT ?)')
+    .run(m.ocrText, m.description, m.id, m.ocrText, m.description)
 }
 
 export const mediaCacheEntry = (db: Db, id: number): { id: number; cachePath: string | null; thumbPath: string | null } | null =>
