@@ -104,7 +104,10 @@ export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: 
     chunkStart = pos.offset
     scanner.push(c)
     pos.advance(c)
-    if (out.length) { yield* out; out.length = 0 }
+    if (out.length) {
+      for (const ev of out) yield ev // not yield*: delegating to an array costs an async-from-sync iterator per event
+      out.length = 0
+    }
   }
   if (!sawValue && !scanner.open) throw new AppError('VALIDATION_ERROR', 'The file is empty: it holds no JSON value.')
   if (scanner.open) {

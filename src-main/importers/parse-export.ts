@@ -31,9 +31,10 @@ const statedSource = (head: string): string | null => {
 type RecordFn = (value: unknown) => Iterable<Outcome>
 
 async function* jsonItems(src: ByteSource, n: Numberer, isRecord: (p: JsonPath) => boolean, each: RecordFn, onRest?: (rest: unknown) => Iterable<Outcome>, longIntegers = true): AsyncGenerator<ImportItem> {
+  // for...of + yield, not yield*: delegating to a sync generator wraps every item in an async-from-sync step
   for await (const ev of streamJson(decodeText(src.chunks()), isRecord, { longIntegers })) {
-    if (ev.kind === 'record') yield* n.run(() => each(ev.value), postIdOf(ev.value))
-    else if (onRest) yield* n.run(() => onRest(ev.value))
+    if (ev.kind === 'record') for (const it of n.run(() => each(ev.value), postIdOf(ev.value))) yield it
+    else if (onRest) for (const it of n.run(() => onRest(ev.value))) yield it
   }
 }
 
@@ -71,58 +72,52 @@ export async function parseExport(input: ExportInput, _opts: ParseOptions = {}):
   return { format, items: itemsFor(format, src, head, n, sheaf), extras: () => sheaf?.extras() ?? null }
 }
 
-async function* itemsFor(format: ImportFormat, src: ByteSource, head: string, n: Numberer, sheaf: ReturnType<typeof createSheafReader> | null): AsyncGenerator<ImportItem> {
+/** The items of one format; a plain format hands back its reader itself (no extra async step per item). */
+function itemsFor(format: ImportFormat, src: ByteSource, head: string, n: Numberer, sheaf: ReturnType<typeof createSheafReader> | null): AsyncIterable<ImportItem> {
   switch (format) {
     case 'x-graphql': {
       const source = graphqlSource(head)
-      yield* jsonItems(src, n, graphqlRecord, (v) => {
+      return jsonItems(src, n, graphqlRecord, (v) => {
         const o = asObject(v)
         if (o && !o.entryId && !o.content && !o.item && o.result) return [tweetOutcome(o.result, source, o.result)]
         return entryOutcomes(v, source)
       }, undefined, false)
-      return
     }
     case 'x-archive': {
       const kind = archiveKind(head) ?? (/^\s*\[\s*\{\s*"like"/.test(head) ? 'like' : 'tweets')
-      yield* archiveFileItems(decodeText(src.chunks()), kind, { owner: null, notes: new Map() }, n)
-      return
+      return archiveFileItems(decodeText(src.chunks()), kind, { owner: null, notes: new Map() }, n)
     }
     case 'x-archive-zip':
-      yield* archiveZipItems(await src.readAll(), n)
-      return
-    case 'siftly': {
-      const known = statedSource(head.slice(0, 200)) ?? (src.complete ? statedSource(lastTopLevel(head)) : null)
-      if (known) { yield* jsonItems(src, n, inBookmarks, (v) => [siftlyOutcome(v, known)]); return }
-      // The bookmarklet writes `source` after the rows: hold this (small) file's posts until it is read.
-      const held: ImportItem[] = []
-      for await (const it of jsonItems(src, n, inBookmarks, (v) => [siftlyOutcome(v, 'bookmark')],
-        (rest) => { const s = fileSource(asObject(rest)?.source); for (const h of held) if (h.kind === 'post') h.post.source = s; return [] })) {
-        held.push(it)
-      }
-      yield* held
-      return
-    }
+      return (async function* () { yield* archiveZipItems(await src.readAll(), n) })()
+    case 'siftly':
+      return siftlyItems(src, head, n)
     case 'flat-fetch': {
       const source = statedSource(head.slice(0, 500)) ?? 'bookmark'
-      yield* jsonItems(src, n, inBookmarks, (v) => [flatOutcome(v, source)])
-      return
+      return jsonItems(src, n, inBookmarks, (v) => [flatOutcome(v, source)])
     }
     case 'twitter-web-exporter-json':
-      yield* jsonItems(src, n, topLevel, (v) => [tweOutcome(asObject(v) ?? ({} as Json), 'bookmark', v)])
-      return
+      return jsonItems(src, n, topLevel, (v) => [tweOutcome(asObject(v) ?? ({} as Json), 'bookmark', v)])
     case 'twitter-web-exporter-csv':
-      yield* tweCsvItems(src.chunks(), 'bookmark', n)
-      return
+      return tweCsvItems(src.chunks(), 'bookmark', n)
     case 'twillot':
-      yield* jsonItems(src, n, topLevel, (v) => [twillotOutcome(v, 'bookmark')])
-      return
+      return jsonItems(src, n, topLevel, (v) => [twillotOutcome(v, 'bookmark')])
     case 'twitter-v1':
-      yield* jsonItems(src, n, topLevel, (v) => [v1Outcome(v, 'bookmark')])
-      return
+      return jsonItems(src, n, topLevel, (v) => [v1Outcome(v, 'bookmark')])
     case 'sheaf':
-      yield* jsonItems(src, n, (p) => p.length === 2 && p[0] === 'bookmarks', (v) => [sheaf!.outcome(v)], (rest) => sheaf!.finish(rest))
-      return
+      return jsonItems(src, n, (p) => p.length === 2 && p[0] === 'bookmarks', (v) => [sheaf!.outcome(v)], (rest) => sheaf!.finish(rest))
   }
+}
+
+async function* siftlyItems(src: ByteSource, head: string, n: Numberer): AsyncGenerator<ImportItem> {
+  const known = statedSource(head.slice(0, 200)) ?? (src.complete ? statedSource(lastTopLevel(head)) : null)
+  if (known) { yield* jsonItems(src, n, inBookmarks, (v) => [siftlyOutcome(v, known)]); return }
+  // The bookmarklet writes `source` after the rows: hold this (small) file's posts until it is read.
+  const held: ImportItem[] = []
+  for await (const it of jsonItems(src, n, inBookmarks, (v) => [siftlyOutcome(v, 'bookmark')],
+    (rest) => { const s = fileSource(asObject(rest)?.source); for (const h of held) if (h.kind === 'post') h.post.source = s; return [] })) {
+    held.push(it)
+  }
+  yield* held
 }
 
 /** The tail of a complete small file, where a trailing top-level key sits. */
