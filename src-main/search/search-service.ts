@@ -73,6 +73,12 @@ const WIDE = 1000
 const NARROW_MAX = 2000
 const SEMANTIC_BAND = 0.2
 const CANDIDATES = 200
+/**
+ * Background indexing runs in short slices (a batch takes a few ms), so requests arriving meanwhile
+ * wait little: after a 100,000-post import it overlaps the pipeline's first stage for a minute.
+ */
+const BACKGROUND_SLICE_MS = 10
+const INDEX_BATCH = 64
 const SPELLER_MAX_AGE_MS = 10_000
 
 export function createSearch(deps: SearchDeps): Search {
@@ -109,7 +115,7 @@ export function createSearch(deps: SearchDeps): Search {
   /** New posts are indexed here, in batches, not inside the importer's transaction (see migration 0002). */
   const indexQueued = (budgetMs: number): number => {
     const until = performance.now() + budgetMs
-    while (searchIndexQueued(db, 200) > 0) if (performance.now() >= until) return searchFtsQueueSize(db)
+    while (searchIndexQueued(db, INDEX_BATCH) > 0) if (performance.now() >= until) return searchFtsQueueSize(db)
     return 0
   }
 
@@ -156,7 +162,7 @@ export function createSearch(deps: SearchDeps): Search {
       timer = null
       if (closed || !db.$client.open) return
       try {
-        if (indexQueued(50) > 0 || semantic.catchUp(50) > 0) background()
+        if (indexQueued(BACKGROUND_SLICE_MS) > 0 || semantic.catchUp(BACKGROUND_SLICE_MS) > 0) background()
       } catch (e) {
         deps.log?.warn('search: could not update the vector index', e)
       }

@@ -89,7 +89,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     load()
     const until = performance.now() + budgetMs
     for (;;) {
-      const ids = searchQueuePeek(db, 256)
+      const ids = searchQueuePeek(db, 64)
       if (ids.length === 0) return 0
       refresh(ids)
       if (performance.now() >= until) return searchQueueSize(db)

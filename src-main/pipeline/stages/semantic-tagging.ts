@@ -28,26 +28,31 @@ export const semanticTagging: Stage = {
     if (ctx.signal.aborted) return
     await ctx.writable()
     const now = ctx.now()
+    const rows = posts.flatMap((p) => {
+      const l = byId.get(p.id)
+      if (!l) return []
+      const r = remote.get(p.id)
+      const entities = ents.get(p.id) ?? null
+      return [{
+        bookmarkId: p.id,
+        summary: r?.summary ?? l.summary,
+        action: r?.action ?? l.action,
+        sentiment: r?.sentiment ?? l.sentiment,
+        confidence: r?.confidence ?? l.sentimentConfidence,
+        ossReport: l.ossReport,
+        entities,
+        kind: entities?.kind ?? null,
+        provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
+        contentHash: p.contentHash,
+        analyzedAt: now,
+        tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
+      }]
+    })
     transaction(ctx.db, () => {
+      writeKnowledge(ctx.db, rows)
       for (const p of posts) {
         const l = byId.get(p.id)
         if (!l) continue
-        const r = remote.get(p.id)
-        const entities = ents.get(p.id) ?? null
-        writeKnowledge(ctx.db, {
-          bookmarkId: p.id,
-          summary: r?.summary ?? l.summary,
-          action: r?.action ?? l.action,
-          sentiment: r?.sentiment ?? l.sentiment,
-          confidence: r?.confidence ?? l.sentimentConfidence,
-          ossReport: l.ossReport,
-          entities,
-          kind: entities?.kind ?? null,
-          provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
-          contentHash: p.contentHash,
-          analyzedAt: now,
-          tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
-        })
         writeEmbedding(ctx.db, { bookmarkId: p.id, model: LOCAL_EMBEDDING_MODEL, vector: l.vector, contentHash: p.contentHash })
         const v = vectors?.get(p.id)
         if (v) writeEmbedding(ctx.db, { bookmarkId: p.id, model: v.model, vector: v.vector, contentHash: p.contentHash })

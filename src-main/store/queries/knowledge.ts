@@ -92,29 +92,40 @@ export interface KnowledgeWrite {
 }
 
 /**
- * Knowledge rows and their tags; related ids are kept (set later by categorization). Caller wraps a
- * batch in one transaction.
+ * Knowledge rows and their tags for a batch of posts; related ids are kept (set later by
+ * categorization). Tags are looked up and linked a batch or a post at a time, not tag by tag. Caller
+ * wraps the batch in one transaction.
  */
-export function writeKnowledge(db: Db, k: KnowledgeWrite): void {
-  stmt(db, `INSERT INTO knowledge (bookmark_id, summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bookmark_id) DO UPDATE SET summary = excluded.summary, action = excluded.action,
-    sentiment = excluded.sentiment, confidence = excluded.confidence, oss_report = excluded.oss_report, entities = excluded.entities, kind = excluded.kind,
-    provider = excluded.provider, content_hash = excluded.content_hash, analyzed_at = excluded.analyzed_at`)
-    .run(k.bookmarkId, k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
-      JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt)
-  const current = stmt(db, 'SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ?').pluck().all(k.bookmarkId) as string[]
-  const want = new Set(k.tags)
-  const have = new Set(current)
-  for (const name of current) {
-    if (!want.has(name)) {
-      stmt(db, 'DELETE FROM bookmark_tags WHERE bookmark_id = ? AND tag_id = (SELECT id FROM tags WHERE name = ?)').run(k.bookmarkId, name)
-    }
+export function writeKnowledge(db: Db, batch: readonly KnowledgeWrite[]): void {
+  if (batch.length === 0) return
+  const ids = idList(batch.map((k) => k.bookmarkId))
+  const current = new Map<number, Map<string, number>>()
+  for (const r of stmt(db, `SELECT bt.bookmark_id AS b, bt.tag_id AS id, t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
+      WHERE bt.bookmark_id IN (SELECT value FROM json_each(?))`).all(ids) as Array<{ b: number; id: number; name: string }>) {
+    let m = current.get(r.b)
+    if (!m) current.set(r.b, (m = new Map()))
+    m.set(r.name, r.id)
   }
-  for (const name of want) {
-    if (have.has(name)) continue
-    let tagId = stmt(db, 'SELECT id FROM tags WHERE name = ?').pluck().get(name) as number | undefined
-    tagId ??= Number(stmt(db, 'INSERT INTO tags (name) VALUES (?)').run(name).lastInsertRowid)
-    stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)').run(k.bookmarkId, tagId)
+  const names = [...new Set(batch.flatMap((k) => k.tags))]
+  const tagIds = new Map<string, number>()
+  for (const r of stmt(db, 'SELECT id, name FROM tags WHERE name IN (SELECT value FROM json_each(?))').all(JSON.stringify(names)) as Array<{ id: number; name: string }>) {
+    tagIds.set(r.name, r.id)
+  }
+  for (const name of names) if (!tagIds.has(name)) tagIds.set(name, Number(stmt(db, 'INSERT INTO tags (name) VALUES (?)').run(name).lastInsertRowid))
+
+  for (const k of batch) {
+    stmt(db, `INSERT INTO knowledge (bookmark_id, summary, action, sentiment, confidence, oss_report, entities, kind, provider, content_hash, analyzed_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bookmark_id) DO UPDATE SET summary = excluded.summary, action = excluded.action,
+      sentiment = excluded.sentiment, confidence = excluded.confidence, oss_report = excluded.oss_report, entities = excluded.entities, kind = excluded.kind,
+      provider = excluded.provider, content_hash = excluded.content_hash, analyzed_at = excluded.analyzed_at`)
+      .run(k.bookmarkId, k.summary, k.action, k.sentiment, k.confidence, k.ossReport == null ? null : JSON.stringify(k.ossReport),
+        JSON.stringify(k.entities ?? null), k.kind, k.provider, k.contentHash, k.analyzedAt)
+    const have = current.get(k.bookmarkId)
+    const want = new Set(k.tags)
+    const gone = have ? [...have].filter(([name]) => !want.has(name)).map(([, id]) => id) : []
+    if (gone.length) stmt(db, 'DELETE FROM bookmark_tags WHERE bookmark_id = ? AND tag_id IN (SELECT value FROM json_each(?))').run(k.bookmarkId, idList(gone))
+    const added = [...want].filter((name) => !have?.has(name)).map((name) => tagIds.get(name)!)
+    if (added.length) stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) SELECT ?, value FROM json_each(?)').run(k.bookmarkId, idList(added))
   }
 }
 
