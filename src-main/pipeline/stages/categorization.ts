@@ -30,7 +30,7 @@ export function relatedKeys(entities: Partial<Entities> | null, tags: string[]):
 export const categorization: Stage = {
   name: 'categorization',
   index: 4,
-  batchSize: 500,
+  batchSize: 250,
   async prepare(ctx) {
     const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
     const examples = userCategoryExamples(ctx.db).flatMap((e) => (bySlug.has(e.slug) ? [{ text: e.text, categoryId: bySlug.get(e.slug)! }] : []))
@@ -52,23 +52,24 @@ export const categorization: Stage = {
       }))),
       ctx.runner.related(ready.map((p) => p.id), RELATED),
     ])
-    const picks = new Map(local.map((r) => [r.id, r.categories]))
+    const suggested = new Map(local.map((r) => [r.id, r.categories]))
     const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
     for (const [id, cats] of ctx.remoteCategories) {
-      if (ids.includes(id)) picks.set(id, cats.flatMap((c) => (bySlug.has(c.slug) ? [{ categoryId: bySlug.get(c.slug)!, confidence: c.confidence }] : [])))
+      if (ids.includes(id)) suggested.set(id, cats.flatMap((c) => (bySlug.has(c.slug) ? [{ categoryId: bySlug.get(c.slug)!, confidence: c.confidence }] : [])))
     }
     if (ctx.signal.aborted) return
     await ctx.writable()
     const locks = categoryLocks(ctx.db, ids)
     const now = ctx.now()
+    const chosen = ready.map((p) => {
+      const lock = locks.get(p.id)
+      const room = MAX_CATEGORIES - (lock?.user.size ?? 0)
+      const picks = (suggested.get(p.id) ?? []).filter((c) => !lock?.rejected.has(c.categoryId) && !lock?.user.has(c.categoryId)).slice(0, Math.max(0, room))
+      return { bookmarkId: p.id, picks }
+    })
     transaction(ctx.db, () => {
-      ready.forEach((p, i) => {
-        const lock = locks.get(p.id)
-        const room = MAX_CATEGORIES - (lock?.user.size ?? 0)
-        const chosen = (picks.get(p.id) ?? []).filter((c) => !lock?.rejected.has(c.categoryId) && !lock?.user.has(c.categoryId)).slice(0, Math.max(0, room))
-        replacePipelineCategories(ctx.db, p.id, chosen, now)
-        setRelatedIds(ctx.db, p.id, related[i])
-      })
+      replacePipelineCategories(ctx.db, chosen, now)
+      setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
       markJobItems(ctx.db, ctx.jobId, ids, 4)
     })
     for (const id of ids) ctx.remoteCategories.delete(id)

@@ -8,7 +8,7 @@ import { toEnginePost, type Stage } from '../context.ts'
 export const entityExtraction: Stage = {
   name: 'entity_extraction',
   index: 1,
-  batchSize: 500,
+  batchSize: 250,
   async run(ids, ctx) {
     const posts = loadPipelinePosts(ctx.db, ids)
     const out = await ctx.runner.entities(posts.map(toEnginePost))

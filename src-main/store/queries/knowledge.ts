@@ -129,8 +129,11 @@ export function writeKnowledge(db: Db, batch: readonly KnowledgeWrite[]): void {
   }
 }
 
-export const setRelatedIds = (db: Db, bookmarkId: number, relatedIds: readonly number[]): void => {
-  stmt(db, 'UPDATE knowledge SET related_ids = ? WHERE bookmark_id = ?').run(JSON.stringify(relatedIds), bookmarkId)
+/** Related post ids of a batch of posts. */
+export const setRelatedIds = (db: Db, rows: ReadonlyArray<{ bookmarkId: number; relatedIds: readonly number[] }>): void => {
+  if (rows.length === 0) return
+  stmt(db, `UPDATE knowledge SET related_ids = json(r.value ->> 1) FROM json_each(?) r WHERE knowledge.bookmark_id = r.value ->> 0`)
+    .run(JSON.stringify(rows.map((r) => [r.bookmarkId, r.relatedIds])))
 }
 
 /** Entities and tags of every analysed post: the shared-entity half of "related". */
@@ -210,24 +213,35 @@ export function categoryLocks(db: Db, ids: readonly number[]): Map<number, { use
 }
 
 /**
- * Replaces the pipeline's categories of one post. Rows a person set stay as they are; rejected
- * categories are skipped. Caller wraps a batch in one transaction.
+ * Replaces the pipeline's categories of a batch of posts. Rows a person set stay as they are;
+ * rejected categories are skipped. Caller wraps the batch in one transaction.
  */
-export function replacePipelineCategories(db: Db, bookmarkId: number, picks: ReadonlyArray<{ categoryId: number; confidence: number }>, now: number): void {
-  const keep = new Set(picks.map((p) => p.categoryId))
-  const existing = stmt(db, `SELECT category_id AS c, confidence FROM bookmark_categories WHERE bookmark_id = ? AND assigned_by = 'pipeline'`).all(bookmarkId) as Array<{ c: number; confidence: number }>
-  for (const e of existing) if (!keep.has(e.c)) stmt(db, `DELETE FROM bookmark_categories WHERE bookmark_id = ? AND category_id = ? AND assigned_by = 'pipeline'`).run(bookmarkId, e.c)
-  const had = new Map(existing.map((e) => [e.c, e.confidence]))
-  for (const p of picks) {
-    if (had.has(p.categoryId)) {
-      if (had.get(p.categoryId) !== p.confidence) {
-        stmt(db, `UPDATE bookmark_categories SET confidence = ? WHERE bookmark_id = ? AND category_id = ? AND assigned_by = 'pipeline'`).run(p.confidence, bookmarkId, p.categoryId)
+export function replacePipelineCategories(db: Db, rows: ReadonlyArray<{ bookmarkId: number; picks: ReadonlyArray<{ categoryId: number; confidence: number }> }>, now: number): void {
+  if (rows.length === 0) return
+  const existing = new Map<number, Map<number, number>>()
+  for (const r of stmt(db, `SELECT bookmark_id AS b, category_id AS c, confidence FROM bookmark_categories WHERE assigned_by = 'pipeline'
+      AND bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(rows.map((r) => r.bookmarkId))) as Array<{ b: number; c: number; confidence: number }>) {
+    let m = existing.get(r.b)
+    if (!m) existing.set(r.b, (m = new Map()))
+    m.set(r.c, r.confidence)
+  }
+  for (const { bookmarkId, picks } of rows) {
+    const had = existing.get(bookmarkId)
+    const keep = new Set(picks.map((p) => p.categoryId))
+    if (had) {
+      for (const c of had.keys()) if (!keep.has(c)) stmt(db, `DELETE FROM bookmark_categories WHERE bookmark_id = ? AND category_id = ? AND assigned_by = 'pipeline'`).run(bookmarkId, c)
+      for (const p of picks) {
+        if (had.has(p.categoryId) && had.get(p.categoryId) !== p.confidence) {
+          stmt(db, `UPDATE bookmark_categories SET confidence = ? WHERE bookmark_id = ? AND category_id = ? AND assigned_by = 'pipeline'`).run(p.confidence, bookmarkId, p.categoryId)
+        }
       }
-      continue
     }
+    const added = picks.filter((p) => !had?.has(p.categoryId))
+    if (added.length === 0) continue
     stmt(db, `INSERT INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
-      SELECT ?, ?, ?, 'pipeline', ? WHERE NOT EXISTS (SELECT 1 FROM category_rejections WHERE bookmark_id = ? AND category_id = ?)
-      ON CONFLICT DO NOTHING`).run(bookmarkId, p.categoryId, p.confidence, now, bookmarkId, p.categoryId)
+      SELECT ?, p.value ->> 0, p.value ->> 1, 'pipeline', ? FROM json_each(?) p
+      WHERE NOT EXISTS (SELECT 1 FROM category_rejections r WHERE r.bookmark_id = ? AND r.category_id = p.value ->> 0)
+      ON CONFLICT DO NOTHING`).run(bookmarkId, now, JSON.stringify(added.map((p) => [p.categoryId, p.confidence])), bookmarkId)
   }
 }
 
