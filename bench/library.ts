@@ -107,6 +107,7 @@ for (let left = pending.get() as number; left > 0 && performance.now() - t2 < se
   await new Promise((r) => setTimeout(r, 250))
 }
 const searchSettle = { ms: Math.round(performance.now() - t2), pending: pending.get() as number }
+const rssAfterSettle = status('VmRSS')
 closeDatabase(db)
 
 const p = (xs: number[], q: number) => {
@@ -129,6 +130,8 @@ const list = {
 const stats = await timed(() => '/api/stats')
 const mindmap = await timed(() => '/api/mindmap')
 const total = JSON.parse((await get('/api/stats')).body).totalBookmarks
+const rssAfterReads = status('VmRSS')
+const peakBeforeExport = status('VmHWM')
 
 const t1 = performance.now()
 const exp = await fetch(`${base}/api/export?format=json`, { headers: { cookie } })
@@ -147,7 +150,7 @@ const result = {
   statsMs: stats,
   mindmapRootMs: mindmap,
   exportJson: { ms: Math.round(exportMs), mb: Math.round(exportBytes / 1048576) },
-  serverRssMb: { afterImport: rssAfterImport, peak: status('VmHWM'), now: status('VmRSS') },
+  serverRssMb: { afterImport: rssAfterImport, afterSearchIndex: rssAfterSettle, afterReads: rssAfterReads, peakBeforeExport, peak: status('VmHWM'), afterExport: status('VmRSS') },
   targets: { importMs: 10_000, listP95Ms: 10, statsMs: 50, mindmapMs: 50, rssMb: 400 },
 }
 server.kill('SIGTERM')

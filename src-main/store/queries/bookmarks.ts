@@ -107,8 +107,8 @@ export const deleteBookmarks = (db: Db, ids: readonly number[]): number =>
  */
 export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Generator<(BookmarkRecord & { rawJson: string })[]> {
   const { where, params } = filterSql(f)
-  const cursorClause = where ? `${where} AND (b.post_created_at < ? OR (b.post_created_at = ? AND b.id < ?))`
-    : 'WHERE (b.post_created_at < ? OR (b.post_created_at = ? AND b.id < ?))'
+  // a row value, not `a < ? OR (a = ? AND id < ?)`: SQLite seeks the date index with it instead of scanning from the top
+  const cursorClause = `${where ? `${where} AND` : 'WHERE'} (b.post_created_at, b.id) < (?, ?)`
   const first = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
   const next = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
   let rows = first.all(...params, batch) as (BookmarkRecord & { rawJson: string })[]
@@ -116,7 +116,7 @@ export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Gener
     yield rows
     if (rows.length < batch) return
     const last = rows[rows.length - 1]
-    rows = next.all(...params, last.postCreatedAt, last.postCreatedAt, last.id, batch) as (BookmarkRecord & { rawJson: string })[]
+    rows = next.all(...params, last.postCreatedAt, last.id, batch) as (BookmarkRecord & { rawJson: string })[]
   }
 }
 
