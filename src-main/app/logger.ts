@@ -3,7 +3,8 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 export interface Logger {
   debug(msg: string): void
   info(msg: string): void
-  warn(msg: string): void
+  /** An error adds its message, not its stack: warnings are expected conditions. */
+  warn(msg: string, err?: unknown): void
   error(msg: string, err?: unknown): void
 }
 
@@ -20,7 +21,7 @@ export function createLogger({ level = 'info', write = (line: string) => process
   return {
     debug: (m) => at('debug', m),
     info: (m) => at('info', m),
-    warn: (m) => at('warn', m),
+    warn: (m, err) => at('warn', err === undefined ? m : `${m}: ${err instanceof Error ? err.message : String(err)}`),
     error: (m, err) => at('error', err instanceof Error ? `${m}: ${err.stack ?? err.message}` : m),
   }
 }

@@ -78,6 +78,7 @@ const CANDIDATES = 200
  * wait little: after a 100,000-post import it overlaps the pipeline's first stage for a minute.
  */
 const BACKGROUND_SLICE_MS = 10
+const RETRY_MS = 1000
 const INDEX_BATCH = 64
 const SPELLER_MAX_AGE_MS = 10_000
 
@@ -156,17 +157,23 @@ export function createSearch(deps: SearchDeps): Search {
     return semantic.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
   }
 
-  const background = () => {
+  let failing = false
+  /** Indexes queued posts a slice at a time between requests; a failed slice (say, another writer holding the lock) is retried a second later. */
+  const background = (delayMs = 5) => {
     if (timer || closed) return
     timer = setTimeout(() => {
       timer = null
       if (closed || !db.$client.open) return
       try {
-        if (indexQueued(BACKGROUND_SLICE_MS) > 0 || semantic.catchUp(BACKGROUND_SLICE_MS) > 0) background()
+        const more = indexQueued(BACKGROUND_SLICE_MS) > 0 || semantic.catchUp(BACKGROUND_SLICE_MS) > 0
+        failing = false
+        if (more) background()
       } catch (e) {
-        deps.log?.warn('search: could not update the vector index', e)
+        if (!failing) deps.log?.warn('search: could not update the index; retrying', e)
+        failing = true
+        background(RETRY_MS)
       }
-    }, 5)
+    }, delayMs)
     timer.unref()
   }
   background()
@@ -311,7 +318,7 @@ export function createSearch(deps: SearchDeps): Search {
       semantic.catchUp(Infinity)
     },
     indexQueued: (budgetMs = Infinity) => indexQueued(budgetMs),
-    kick: background,
+    kick: () => background(),
     get simd() {
       return semantic.simd
     },
