@@ -86,6 +86,20 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
 
+/**
+ * A count for a filter on one category or one tag alone, read from the link table's covering index
+ * (foreign keys keep every link pointing at a post): ~1 ms where probing each post costs ~20 ms per 10,000.
+ */
+export function linkCountSql(f: BookmarkFilter): { sql: string; param: string } | null {
+  const set = Object.entries(f).filter(([, v]) => v !== undefined && v !== false && v !== '')
+  if (set.length !== 1) return null
+  if (f.category !== undefined) {
+    return { sql: 'SELECT count(*) FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.slug = ?', param: f.category }
+  }
+  if (f.tag !== undefined) return { sql: 'SELECT count(*) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE t.name = ?', param: f.tag }
+  return null
+}
+
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
   JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag])
