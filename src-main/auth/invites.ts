@@ -11,6 +11,14 @@ const HINT_LENGTH = 4
 
 export const hashInviteCode = (code: string): string => createHash('sha256').update(code.trim()).digest('hex')
 
+/** A code never starts with '-': `sheaf invite revoke -Xy…` would be read as an option. */
+function newCode(): string {
+  for (;;) {
+    const code = randomBytes(CODE_BYTES).toString('base64url')
+    if (!code.startsWith('-')) return code
+  }
+}
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 function status(row: store.InviteRow, now: number): Invite['status'] {
@@ -39,7 +47,7 @@ export function createInvites({ db, clock }: InviteDeps) {
   })
 
   function create(input: { role: Role; expiresInDays?: number; createdBy: number | null }) {
-    const code = randomBytes(CODE_BYTES).toString('base64url')
+    const code = newCode()
     const now = clock()
     const row = store.insertInvite(db, {
       codeHash: hashInviteCode(code),
