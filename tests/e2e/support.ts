@@ -26,6 +26,10 @@ export async function checkA11y(page: Page, name: string): Promise<Violation[]> 
   // addScriptTag inserts an inline <script>, which the served CSP (script-src 'self') rightly blocks; the
   // same source evaluated through the DevTools protocol is not subject to it, so the CSP stays on in tests.
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(readFileSync(AXE, 'utf8'))
+  // Contrast is judged on the settled page: mid fade-in, text is still blended with its background.
+  await page.evaluate(`Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => {})))`)
   const raw = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] })
     .then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160)) })))`)) as Omit<Violation, 'page'>[]
   const bad = raw.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ ...v, page: name }))
