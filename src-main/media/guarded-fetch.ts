@@ -16,9 +16,12 @@ export interface GuardedFetchOptions {
 }
 
 export class MediaFetchError extends Error {
-  constructor(message: string) {
+  /** The host could not be reached at all (name lookup, connection or time-out), as opposed to a refusal or a bad answer. */
+  readonly unreachable: boolean
+  constructor(message: string, opts: { unreachable?: boolean } = {}) {
     super(message)
     this.name = 'MediaFetchError'
+    this.unreachable = opts.unreachable ?? false
   }
 }
 
@@ -89,8 +92,10 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
       ;({ res } = await once(current, { ...opts, allowPrivate, signal }))
     } catch (e) {
       if (e instanceof MediaFetchError) throw e
-      if ((e as Error).name === 'TimeoutError' || signal.aborted) throw new MediaFetchError(`timed out after ${opts.timeoutMs} ms`)
-      throw new MediaFetchError(`could not fetch (${(e as Error).message})`)
+      // the caller's own cancel says nothing about the host
+      const unreachable = !options.signal?.aborted
+      if ((e as Error).name === 'TimeoutError' || signal.aborted) throw new MediaFetchError(`timed out after ${opts.timeoutMs} ms`, { unreachable })
+      throw new MediaFetchError(`could not fetch (${(e as Error).message})`, { unreachable })
     }
     const status = res.statusCode ?? 0
     if (status >= 300 && status < 400 && res.headers.location) {

@@ -34,12 +34,39 @@ export interface MediaCacheOptions {
   /** Read at every fetch, so the setting applies without a restart. */
   allowPrivate: () => boolean
   fetchOptions?: Omit<GuardedFetchOptions, 'allowPrivate' | 'signal'>
+  /** How long a host that could not be reached is not asked again (default a minute). */
+  unreachableForMs?: number
+  now?: () => number
 }
+
+/**
+ * Hosts that could not be reached lately. Offline, every image of a library lives on the same host
+ * and each lookup can take the resolver's full time-out (5 s here): one failure answers for the rest.
+ */
+function createHostMemo(forMs: number, now: () => number) {
+  const down = new Map<string, { until: number; reason: string }>()
+  return {
+    check(url: string): void {
+      const host = hostOf(url)
+      const d = host === null ? undefined : down.get(host)
+      if (!d) return
+      if (d.until > now()) throw new MediaFetchError(`${host} could not be reached a moment ago (${d.reason}); it is tried again after a minute`, { unreachable: true })
+      down.delete(host!)
+    },
+    failed(url: string, e: unknown): void {
+      const host = hostOf(url)
+      if (host !== null && e instanceof MediaFetchError && e.unreachable) down.set(host, { until: now() + forMs, reason: e.message })
+    },
+  }
+}
+
+const hostOf = (url: string): string | null => URL.parse(url)?.host ?? null
 
 const SAFE_NAME = /^[a-f0-9]{32}(\.thumb)?\.(jpg|png|gif|webp|avif)$/
 
-export function createMediaCache({ dir, allowPrivate, fetchOptions }: MediaCacheOptions): MediaCache {
+export function createMediaCache({ dir, allowPrivate, fetchOptions, unreachableForMs = 60_000, now = Date.now }: MediaCacheOptions): MediaCache {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const hosts = createHostMemo(unreachableForMs, now)
   const keyOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32)
   const existing = (key: string) => TYPES.map(([ext]) => `${key}.${ext}`).find((f) => existsSync(join(dir, f))) ?? null
 
@@ -49,7 +76,14 @@ export function createMediaCache({ dir, allowPrivate, fetchOptions }: MediaCache
       const key = keyOf(url)
       const have = existing(key)
       if (have) return { file: have, mime: MIME_BY_EXT[have.split('.').pop()!], data: readFileSync(join(dir, have)) }
-      const { data } = await guardedFetch(url, { ...fetchOptions, allowPrivate: allowPrivate(), signal })
+      hosts.check(url)
+      let data: Buffer
+      try {
+        ;({ data } = await guardedFetch(url, { ...fetchOptions, allowPrivate: allowPrivate(), signal }))
+      } catch (e) {
+        hosts.failed(url, e)
+        throw e
+      }
       const type = sniffImage(data)
       if (!type) throw new MediaFetchError('not an image (jpeg, png, gif, webp or avif)')
       const file = `${key}.${type.ext}`

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { lookup } from 'node:dns/promises'
-import { hostname } from 'node:os'
+import { mkdtempSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { guardedFetch, isPrivateAddress } from '../../src-main/media/index.ts'
+import { createMediaCache, guardedFetch, isPrivateAddress } from '../../src-main/media/index.ts'
 
 let server: Server
 let base: string
@@ -73,5 +75,43 @@ describe('guardedFetch', () => {
     await expect(guardedFetch(`${base}/slow`, { allowPrivate: true, timeoutMs: 200 })).rejects.toThrow(/timed out/)
     await expect(guardedFetch(`${base}/loop`, { allowPrivate: true })).rejects.toThrow(/too many redirects/)
     await expect(guardedFetch(`${base}/missing`, { allowPrivate: true })).rejects.toThrow(/HTTP 404/)
+  })
+})
+
+describe('media cache: hosts that could not be reached', () => {
+  it('are not asked again for a minute, while other hosts and plain HTTP errors are unaffected', async () => {
+    const probe = createServer()
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise<void>((r) => probe.close(() => r()))
+    let now = 1_000_000
+    const cache = createMediaCache({ dir: mkdtempSync(join(tmpdir(), 'sheaf-media-')), allowPrivate: () => true, now: () => now })
+    const down = `http://127.0.0.1:${port}`
+
+    await expect(cache.fetch(`${down}/a.png`)).rejects.toThrow(/could not fetch .*ECONNREFUSED/)
+    // the host comes back, but within the minute it is not asked: no connection reaches it
+    let hits = 0
+    const back = createServer((_, res) => (hits++, res.writeHead(200, { 'content-type': 'image/png' }).end(png)))
+    await new Promise<void>((r) => back.listen(port, '127.0.0.1', () => r()))
+    try {
+      await expect(cache.fetch(`${down}/b.png`)).rejects.toThrow(/could not be reached a moment ago \(could not fetch .*ECONNREFUSED/)
+      expect(hits).toBe(0)
+      await expect(cache.fetch(`${base}/missing`)).rejects.toThrow(/HTTP 404/)
+      expect((await cache.fetch(`${base}/img.png`)).mime).toBe('image/png')
+      now += 60_001
+      expect((await cache.fetch(`${down}/b.png`)).mime).toBe('image/png')
+      expect(hits).toBe(1)
+    } finally {
+      await new Promise<void>((r) => back.close(() => r()))
+    }
+  })
+
+  it('a cancelled fetch says nothing about its host', async () => {
+    const cache = createMediaCache({ dir: mkdtempSync(join(tmpdir(), 'sheaf-media-')), allowPrivate: () => true })
+    const ac = new AbortController()
+    const pending = cache.fetch(`${base}/slow`, ac.signal)
+    setTimeout(() => ac.abort(), 50)
+    await expect(pending).rejects.toThrow()
+    expect((await cache.fetch(`${base}/img.png`)).mime).toBe('image/png')
   })
 })
