@@ -27,8 +27,11 @@ const cleanTag = (raw: string): string =>
     .replace(/\s+/g, ' ')
     .replace(/^[^\p{L}\p{N}.]+|[^\p{L}\p{N}+#]+$/gu, '')
 
-/** `MachineLearning` -> `machine learning`, `AIAgents` -> `ai agents` (for hashtags). */
-const splitCamel = (s: string): string => s.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+/**
+ * `MachineLearning` -> `machine learning`, `AIAgents` -> `ai agents` (for hashtags); a lone lower-case
+ * letter is a prefix, not a word: `iOS`, `eBay`, `iPhone` stay whole.
+ */
+const splitCamel = (s: string): string => s.replace(/(?<=[\p{L}\d][a-z\d])(?=[A-Z])/gu, ' ').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
 
 const stemKey = (s: string): string =>
   s

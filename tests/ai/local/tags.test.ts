@@ -16,9 +16,12 @@ describe('tag vocabulary', () => {
       ['LLMs', 'llm'],
       ['javascrpt', 'javascript'],
       ['machine-learning', 'machine learning'],
+      ['iOS', 'ios'],
+      ['#eBay', 'ebay'],
+      ['#BuildInPublic', 'build in public'],
     ]
     for (const [raw, canonical] of cases) expect(normalizeTag(raw, vocab)).toBe(canonical)
-    expect(vocab.tags()).toEqual(['javascript', 'machine learning', 'databases', 'kubernetes', 'postgresql', 'go', 'llm'])
+    expect(vocab.tags()).toEqual(['javascript', 'machine learning', 'databases', 'kubernetes', 'postgresql', 'go', 'llm', 'ios', 'ebay', 'build in public'])
   })
 
   it('keeps names that differ by a letter or number apart', () => {
