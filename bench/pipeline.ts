@@ -15,7 +15,13 @@ import { generatePosts, writeGraphqlBookmarks } from './generate-library.ts'
 const N = Number(process.argv[2] ?? 100_000)
 const dir = mkdtempSync(join(tmpdir(), 'sheaf-bench-pipeline-'))
 let peakRss = 0
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100)
+let phase = 'import'
+const peakByPhase: Record<string, number> = {}
+const sampler = setInterval(() => {
+  const rss = process.memoryUsage().rss
+  peakRss = Math.max(peakRss, rss)
+  peakByPhase[phase] = Math.max(peakByPhase[phase] ?? 0, Math.round(rss / 1048576))
+}, 100)
 try {
   const file = join(dir, 'export.json')
   await writeGraphqlBookmarks(file, generatePosts(N))
@@ -31,12 +37,6 @@ try {
   const imported = await sheaf.library.importFile(file)
   const importMs = performance.now() - t0
 
-  // Diagnosis only: how much of the job is the search index's row triggers (engineer C's migration).
-  if (process.env.BENCH_DROP_SEARCH_TRIGGERS === '1') {
-    for (const name of sheaf.db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'search_%'").pluck().all() as string[]) {
-      sheaf.db.$client.exec(`DROP TRIGGER ${name}`)
-    }
-  }
   const stageStart = new Map<string, number>()
   const stageEnd = new Map<string, number>()
   const totals = new Map<string, number>()
@@ -46,6 +46,7 @@ try {
   const w = sheaf.pipeline.watch((ev) => {
     const now = performance.now()
     last = ev
+    phase = ev.stage
     if (!stageStart.has(ev.stage)) stageStart.set(ev.stage, now)
     stageEnd.set(ev.stage, now)
     if ('total' in ev) totals.set(ev.stage, ev.total)
@@ -74,7 +75,7 @@ try {
   console.log(JSON.stringify({
     bench: 'pipeline', posts: N, imported: imported.imported, importSeconds: Math.round(importMs / 100) / 10,
     jobSeconds: Math.round(jobMs / 100) / 10, stages, complete: last,
-    peakRssMb: Math.round(peakRss / 1048576),
+    peakRssMb: Math.round(peakRss / 1048576), peakRssMbByPhase: peakByPhase,
     apiListWhileRunning: { requests: latencies.length, p50Ms: pct(0.5), p95Ms: pct(0.95), maxMs: Math.round(latencies.at(-1)! * 10) / 10 },
   }, null, 2))
   await server.close()

@@ -37,7 +37,7 @@ export const analyzePostLocal = (post: PostLike, deps: LocalAnalysisDeps = {}): 
   const doc = readText(post.text)
   const entities = extractEntities(post, { doc })
   const sentiment = classifySentiment(post.text, { doc })
-  const tags = suggestTags(post, entities, { vocab: deps.vocab ?? createTagVocabulary() })
+  const tags = suggestTags(post, entities, { vocab: deps.vocab ?? createTagVocabulary(), doc })
   const summary = summarize(post, { ocrText: deps.ocrText })
   const action = classifyAction(post, entities, sentiment)
   const vector = embedText([postText(post), ...tags].join(' '))

@@ -8,8 +8,8 @@ const require = createRequire(import.meta.url)
 /** What the analysers need from one wink-nlp pass over a text. Computed once, shared by all of them. */
 export type TextDoc = {
   text: string
-  /** Lowercased token text (wink's `normal`), wink's token type, and whether a negation governs it. */
-  tokens: Array<{ normal: string; type: string; negated: boolean }>
+  /** Lowercased token text (wink's `normal`), wink's token type, part of speech (UD tags), and whether a negation governs it. */
+  tokens: Array<{ normal: string; type: string; pos: string; negated: boolean }>
   /** wink's lexicon sentiment for the whole text, -1..1 */
   sentiment: number
   /** per-sentence lexicon sentiment, for "mixed" evidence */
@@ -20,7 +20,7 @@ type Wink = ReturnType<typeof winkNLP>
 let wink: Wink | undefined
 // wink's model is a read-only table (~2 MB): one per process, built on first use.
 const getWink = (): Wink =>
-  (wink ??= (require('wink-nlp') as typeof winkNLP)(require('wink-eng-lite-web-model') as typeof model, ['sbd', 'negation', 'sentiment']))
+  (wink ??= (require('wink-nlp') as typeof winkNLP)(require('wink-eng-lite-web-model') as typeof model, ['sbd', 'negation', 'sentiment', 'pos']))
 
 export const readText = (text: string): TextDoc => {
   const nlp = getWink()
@@ -30,9 +30,10 @@ export const readText = (text: string): TextDoc => {
   const normals = tokens.out(its.normal) as string[]
   const types = tokens.out(its.type) as string[]
   const negs = tokens.out(its.negationFlag) as unknown as boolean[]
+  const pos = tokens.out(its.pos) as string[]
   return {
     text,
-    tokens: normals.map((normal, i) => ({ normal, type: types[i], negated: negs[i] })),
+    tokens: normals.map((normal, i) => ({ normal, type: types[i], pos: pos[i], negated: negs[i] })),
     sentiment: doc.out(its.sentiment) as unknown as number,
     sentenceSentiments: doc.sentences().out(its.sentiment) as unknown as number[],
   }

@@ -1,10 +1,26 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import type { Entities } from './entities.ts'
+import type { TextDoc } from './nlp.ts'
 import { createTagVocabulary, type TagVocabulary } from './tag-vocabulary.ts'
 import { cleanText, simpleWords, stem, STOPWORDS } from './text.ts'
 import { loadWordVectors, type WordVectors } from './word-vectors.ts'
 
-export type TagDeps = { vocab?: TagVocabulary; vectors?: WordVectors; min?: number; max?: number }
+export type TagDeps = {
+  vocab?: TagVocabulary
+  vectors?: WordVectors
+  min?: number
+  max?: number
+  /** The post text's wink reading: keywords are then nouns ("books", not "discovering" or "amazing"). */
+  doc?: TextDoc
+}
+
+const NOUNS = new Set(['NOUN', 'PROPN'])
+
+/** Words the post uses only as something other than a noun (verbs, adjectives, adverbs…). */
+const notNouns = (doc: TextDoc): Set<string> => {
+  const nouns = new Set(doc.tokens.filter((t) => NOUNS.has(t.pos)).map((t) => t.normal))
+  return new Set(doc.tokens.filter((t) => t.type === 'word' && !nouns.has(t.normal)).map((t) => t.normal))
+}
 
 type PostLike = Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media'>>
 
@@ -15,10 +31,10 @@ const WEAK_TOPICS = new Set(['tools', 'business', 'lifestyle', 'news', 'learning
  * Keywords: content words that are rare in general English (high SIF weight), repeated ones first,
  * e.g. "garbage", "collectors" in a post about garbage collectors.
  */
-const keywords = (text: string, vectors: WordVectors, n: number): string[] => {
+const keywords = (text: string, vectors: WordVectors, n: number, skip: Set<string>): string[] => {
   const counts = new Map<string, { word: string; score: number }>()
   for (const w of simpleWords(cleanText(text, { keepHandles: false }).replace(/#[\p{L}\p{N}_]+/gu, ' '))) {
-    if (w.length < 4 || STOPWORDS.has(w) || /\d/.test(w)) continue
+    if (w.length < 4 || STOPWORDS.has(w) || /\d/.test(w) || skip.has(w)) continue
     const i = vectors.indexOf(w)
     // Unknown words are often typos or handles; very common ones carry no topic.
     if (i < 0) continue
@@ -54,7 +70,7 @@ export const suggestTags = (post: PostLike, entities: Entities, deps: TagDeps = 
   for (const c of entities.concepts.slice(0, 2)) push(c)
   if (out.length < min + 1) {
     const text = [post.text, post.quoted?.text ?? '', ...(post.media ?? []).map((m) => m.altText ?? '')].join('\n')
-    for (const k of keywords(text, deps.vectors ?? loadWordVectors(), max)) {
+    for (const k of keywords(text, deps.vectors ?? loadWordVectors(), max, deps.doc ? notNouns(deps.doc) : new Set())) {
       if (out.length >= Math.max(min, 5)) break
       push(k)
     }

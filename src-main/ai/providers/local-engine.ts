@@ -117,10 +117,10 @@ export function createEngine(config: EngineConfig): EngineState & {
     }),
     semantic: (items) => items.map(({ post, entities, sentiment: known }) => {
       const p = asPost(post)
-      const doc = known && entities ? null : readText(post.text)
-      const ents = entities ?? extractEntities(p, { doc: doc! })
-      const sentiment = known ?? classifySentiment(post.text, { doc: doc! })
-      const tags = suggestTags(p, ents, { vocab: state.vocab })
+      const doc = readText(post.text)
+      const ents = entities ?? extractEntities(p, { doc })
+      const sentiment = known ?? classifySentiment(post.text, { doc })
+      const tags = suggestTags(p, ents, { vocab: state.vocab, doc })
       // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
       if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
       const summary = summarize(p, { ocrText: post.imageText })

@@ -36,6 +36,12 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
 }
 
 /**
+ * A worker holds ~50 MB after a full collection at 100,000 posts; uncapped, V8 let each grow to ~200 MB
+ * between collections (bench/pipeline.ts: 880-1,010 MB peak for the process, 780-900 with the cap).
+ */
+const WORKER_OLD_SPACE_MB = 256
+
+/**
  * The local models in a worker thread (Node 22 runs the .ts entry directly), so a long job never
  * blocks the HTTP server. Requests are answered in order; a crashed worker fails what is pending.
  */
@@ -45,7 +51,7 @@ export function createWorkerRunner(config: EngineConfig): LocalRunner {
   let dead: Error | null = null
   let worker: Worker | null = null
   const start = (): Worker => {
-    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: config })
+    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: config, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })
     w.unref()
     w.on('message', (m: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
       const p = pending.get(m.seq)
