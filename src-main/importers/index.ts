@@ -1,6 +1,7 @@
 export { parseExport } from './parse-export.ts'
 export { detectFormat, FORMAT_DESCRIPTIONS } from './detect.ts'
 export { mergePost } from './merge.ts'
+export { UNKNOWN_HANDLE } from './normalize/post.ts'
 export type { ImportItem, ParsedExport, ParseOptions, SheafExtras } from './types.ts'
 export type { ExportInput } from './input.ts'
 export { openSource } from './input.ts'

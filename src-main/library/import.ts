@@ -2,9 +2,9 @@ import { createReadStream, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AppError } from '../../src-shared/errors.ts'
 import type { ImportResult } from '../../src-shared/schemas/posts.ts'
-import { mergePost, type ExportInput } from '../importers/index.ts'
+import { mergePost, UNKNOWN_HANDLE, type ExportInput } from '../importers/index.ts'
 import {
-  allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
+  adoptSoleOwnerHandle, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
   optimize, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
 import { postToValues, recordToPost, valuesToPost } from './convert.ts'
@@ -112,11 +112,13 @@ export function createImporter(deps: ImportDeps) {
     let tx: WriteTransaction | null = null
     /** New posts above this id are not queued for the search index yet. */
     let queuedUpTo = 0
+    /** Every post above this id is new in this import. */
+    let newAfter = 0
     const apply = (batch: readonly PreparedItem[]) => {
       if (!tx) {
         tx = beginWrite(db)
         r.known = allPostIds(db)
-        queuedUpTo = maxBookmarkId(db)
+        queuedUpTo = newAfter = maxBookmarkId(db)
       }
       for (const item of batch) applyItem(db, r, item, now)
       const last = maxBookmarkId(db)
@@ -128,6 +130,7 @@ export function createImporter(deps: ImportDeps) {
     try {
       for await (const batch of parsed.batches) apply(batch)
       apply([])
+      if (parsed.format.startsWith('x-archive')) adoptSoleOwnerHandle(db, newAfter, UNKNOWN_HANDLE)
       const extras = parsed.extras()
       if (extras) applySheafExtras(db, extras, { now, inserted: r.inserted })
       insertImportHistory(db, {

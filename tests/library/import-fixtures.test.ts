@@ -136,6 +136,22 @@ describe.skipIf(!present)('importing every real export file', () => {
     }
   })
 
+  it('tweets.js without its manifest: the handle some posts name (their media links) is every post\'s', async () => {
+    const fresh = await startTestServer()
+    try {
+      const { admin: a } = await clientsByRole(fresh)
+      const res = await upload(a, sharedFixture('exports/archive/alrocar_x/tweets.js'))
+      expect(res.body).toMatchObject({ format: 'x-archive', imported: 1223 })
+      const list = await allBookmarks(a)
+      expect(list.filter((b) => b.authorHandle !== 'alrocar')).toEqual([])
+      // a post with no media of its own, which alone could not say whose it is
+      expect(list.find((b) => b.postId === '1760611342728208575')?.authorHandle).toBe('alrocar')
+      expect((await a.get('/api/bookmarks?author=unknown')).body.total).toBe(0)
+    } finally {
+      await fresh.close()
+    }
+  })
+
   it('imports the X archive as a zip with the full text of long posts', async () => {
     const dir = sharedFixture('exports/archive/alrocar_x')
     const zip = zipSync({

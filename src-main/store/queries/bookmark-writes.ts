@@ -55,6 +55,19 @@ export function insertBookmarkRow(db: Db, v: BookmarkValues, importedAt: number)
 }
 
 /** The largest post id so far (0 when empty); rows inserted later have larger ids. */
+/**
+ * An archive's tweets.js holds only its owner's posts, yet without manifest.js only those with a media
+ * link of their own name the owner. When the new own posts (ids above `afterId`) name exactly one
+ * handle, those stored as `unknownHandle` take it. Returns how many changed.
+ */
+export function adoptSoleOwnerHandle(db: Db, afterId: number, unknownHandle: string): number {
+  const handles = stmt(db, "SELECT DISTINCT author_handle FROM bookmarks WHERE id > ? AND source = 'own_post' AND author_handle <> ?")
+    .pluck().all(afterId, unknownHandle) as string[]
+  if (handles.length !== 1) return 0
+  return stmt(db, "UPDATE bookmarks SET author_handle = ? WHERE id > ? AND source = 'own_post' AND author_handle = ?")
+    .run(handles[0], afterId, unknownHandle).changes
+}
+
 export const maxBookmarkId = (db: Db): number =>
   stmt(db, 'SELECT coalesce(max(id), 0) FROM bookmarks').pluck().get() as number
 
