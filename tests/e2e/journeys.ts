@@ -218,7 +218,11 @@ export const JOURNEYS: Journey[] = [
       // Settings may run it after each import already; then the page shows that run live.
       const run = p.getByRole('button', { name: 'Run pipeline' })
       await Promise.race([run.waitFor(), p.getByRole('button', { name: 'Cancel' }).waitFor()])
-      if (await run.count()) await run.click()
+      if (await run.count()) {
+        // the run after the import may have analysed everything already: redo all, so there is something to watch
+        await p.getByLabel('Redo all posts').check()
+        await run.click()
+      }
       // A small library can finish before the page has drawn a running stage (the stream's order is tested over HTTP).
       await p.locator('.live-line', { hasText: /Live|stage|Connecting|Finished/ }).waitFor()
       await p.locator('.live-line', { hasText: 'Finished' }).waitFor({ timeout: 120_000 })
