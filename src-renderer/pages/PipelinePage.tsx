@@ -10,10 +10,11 @@ import { stageRate, usePipelineStore } from '../stores/pipeline.ts'
 import { useCan } from '../stores/session.ts'
 import { toast } from '../stores/toast.ts'
 
+const noun = (n: number, one: string, many: string) => `${fmtNumber(n)} ${n === 1 ? one : many}`
+
 /** One post can have several problems (one per image): say both counts when they differ. */
 function problemsTitle(errors: PipelineJobError[]): string {
   const posts = new Set(errors.map((e) => e.bookmarkId ?? `job:${e.id}`)).size
-  const noun = (n: number, one: string, many: string) => `${fmtNumber(n)} ${n === 1 ? one : many}`
   return posts === errors.length ? `${noun(posts, 'post', 'posts')} had problems`
     : `${noun(errors.length, 'problem', 'problems')} in ${noun(posts, 'post', 'posts')}`
 }
@@ -58,6 +59,12 @@ function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) 
       </ul>
     </section>
   )
+}
+
+/** A run with nothing to do says so, and how to analyse everything again. */
+function finishedLine(r: { processed: number; errors: number }, total: number | null): string {
+  if (total === 0) return 'Finished: every post was already up to date. Tick “Redo all posts” to analyse them all again.'
+  return `Finished: ${noun(r.processed, 'post', 'posts')} processed${r.errors > 0 ? `, ${noun(r.errors, 'post', 'posts')} with problems` : ''}.`
 }
 
 export function PipelinePage() {
@@ -106,7 +113,7 @@ export function PipelinePage() {
       <div className="live-line" role="status" aria-live="polite">
         {p.running
           ? <><span className="live-dot" aria-hidden="true" /> {p.connected ? 'Live' : 'Connecting…'}{activeIdx >= 0 && ` · stage ${activeIdx + 1} of 4: ${STAGE_LABELS[PIPELINE_STAGES[activeIdx]]}`}</>
-          : p.result ? <>Finished: {fmtNumber(p.result.processed)} posts processed, {fmtNumber(p.result.errors)} errors.</>
+          : p.result ? finishedLine(p.result, job?.totalBookmarks ?? null)
             : job ? <>Last run {fmtRelative(job.finishedAt ?? job.createdAt)} ({job.status}){job.error ? `: ${job.error}` : ''}.</> : <>Not run yet.</>}
       </div>
       <ol className="stages">

@@ -242,6 +242,9 @@ export const JOURNEYS: Journey[] = [
         const retried = await lastJob()
         assert(retried.jobId !== job.jobId && retried.totalBookmarks === 1, `the retry is a new job for one post (got ${JSON.stringify(retried).slice(0, 200)})`)
       }
+      // With everything analysed, a plain run has nothing to do and says how to redo all.
+      await p.getByRole('button', { name: 'Run pipeline' }).click()
+      await p.locator('.live-line', { hasText: 'every post was already up to date' }).waitFor({ timeout: 30_000 })
     },
   },
   {
