@@ -98,6 +98,7 @@ export function toEnginePost(p: PipelinePost): EnginePost {
   return {
     id: p.id,
     text: p.text,
+    lang: p.lang,
     authorHandle: p.authorHandle,
     urls: p.urls,
     media: p.media.map((m) => ({

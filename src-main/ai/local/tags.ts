@@ -22,7 +22,13 @@ const notNouns = (doc: TextDoc): Set<string> => {
   return new Set(doc.tokens.filter((t) => t.type === 'word' && !nouns.has(t.normal)).map((t) => t.normal))
 }
 
-type PostLike = Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media'>>
+type PostLike = Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media' | 'lang'>>
+
+/** X's codes for posts without a language of their own (undetermined; media, hashtags or mentions only; no text). */
+const NO_LANGUAGE = new Set(['und', 'qme', 'qht', 'qam', 'qct', 'qst', 'zxx', 'art'])
+
+/** The keyword resources are English: a post X marks as another language gets no keywords from its words ("este", "para"). */
+const readsAsEnglish = (lang: string | null | undefined): boolean => !lang || /^en\b/i.test(lang) || NO_LANGUAGE.has(lang)
 
 /** Broad gazetteer topics that say little as tags on their own. */
 const WEAK_TOPICS = new Set(['tools', 'business', 'lifestyle', 'news', 'learning'])
@@ -68,7 +74,7 @@ export const suggestTags = (post: PostLike, entities: Entities, deps: TagDeps = 
   const strong = entities.topics.filter((t) => !WEAK_TOPICS.has(t))
   for (const t of strong.slice(0, 2)) push(t)
   for (const c of entities.concepts.slice(0, 2)) push(c)
-  if (out.length < min + 1) {
+  if (out.length < min + 1 && readsAsEnglish(post.lang)) {
     const text = [post.text, post.quoted?.text ?? '', ...(post.media ?? []).map((m) => m.altText ?? '')].join('\n')
     for (const k of keywords(text, deps.vectors ?? loadWordVectors(), max, deps.doc ? notNouns(deps.doc) : new Set())) {
       if (out.length >= Math.max(min, 5)) break

@@ -23,6 +23,8 @@ export interface EnginePost {
   media: PostMedia[]
   inReplyToPostId: string | null
   quoted: { text: string; authorHandle: string } | null
+  /** X's language code for the post (`en`, `es`, `und`…), when the export gave one. */
+  lang?: string | null
   /** OCR text and visual tags of the post's images, from vision_analysis. */
   imageText: string | null
 }

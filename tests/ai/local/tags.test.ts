@@ -53,6 +53,19 @@ describe('suggestTags keywords', () => {
     // "read" as a noun is kept
     expect(tags('another read on netflix infra this time on how are they scaling their containers')).toEqual(['netflix', 'containers', 'read'])
   })
+
+  it('are not taken from the words of a post in another language (the resources are English)', () => {
+    const tags = (text: string, lang: string | null) => {
+      const p = makePost(text, { lang })
+      return suggestTags(p, extractEntities(p), { vocab: createTagVocabulary(), doc: readText(text) })
+    }
+    expect(tags('Y en otros municipios y centros también', 'en')).toEqual(expect.arrayContaining(['otros']))
+    expect(tags('Y en otros municipios y centros también', 'es')).toEqual([])
+    // named things still count in any language
+    expect(tags('El miércoles me llegó uno de estos en Android, obviamente sin leerlo', 'es')).toContain('android')
+    expect(tags('Discovering books from first principles.', 'und')).toEqual(expect.arrayContaining(['book', 'principles']))
+    expect(tags('Discovering books from first principles.', null)).toEqual(expect.arrayContaining(['book', 'principles']))
+  })
 })
 
 describe.skipIf(!hasFixtures)('suggestTags on real posts', () => {
