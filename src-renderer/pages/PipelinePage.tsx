@@ -78,6 +78,8 @@ export function PipelinePage() {
     setStarting(true)
     try {
       await p.start({ force })
+      // "Redo all" is for this run: left ticked, the next click would redo (and, with a paid provider, pay for) everything again
+      setForce(false)
     } catch (e) {
       toast((e as Error).message, 'error')
     } finally {

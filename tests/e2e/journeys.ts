@@ -227,6 +227,7 @@ export const JOURNEYS: Journey[] = [
       await p.locator('.live-line', { hasText: /Live|stage|Connecting|Finished/ }).waitFor()
       await p.locator('.live-line', { hasText: 'Finished' }).waitFor({ timeout: 120_000 })
       assert((await p.locator('.stage-done').count()) === 4, 'all four stages complete')
+      assert(!(await p.getByLabel('Redo all posts').isChecked()), '"Redo all posts" is for one run: unticked once it started')
       await shootBoth(p, 'pipeline')
       // This machine reaches no image host, so images fail to fetch: each is a per-post error the page
       // lists with a retry. Retrying one post runs a job for it alone, streamed like any other.
