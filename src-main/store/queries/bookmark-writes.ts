@@ -54,7 +54,6 @@ export function insertBookmarkRow(db: Db, v: BookmarkValues, importedAt: number)
       v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash).lastInsertRowid)
 }
 
-/** The largest post id so far (0 when empty); rows inserted later have larger ids. */
 /**
  * An archive's tweets.js holds only its owner's posts, yet without manifest.js only those with a media
  * link of their own name the owner. When the new own posts (ids above `afterId`) name exactly one
@@ -68,6 +67,7 @@ export function adoptSoleOwnerHandle(db: Db, afterId: number, unknownHandle: str
     .run(handles[0], afterId, unknownHandle).changes
 }
 
+/** The largest post id so far (0 when empty); rows inserted later have larger ids. */
 export const maxBookmarkId = (db: Db): number =>
   stmt(db, 'SELECT coalesce(max(id), 0) FROM bookmarks').pluck().get() as number
 
