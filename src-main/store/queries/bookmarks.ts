@@ -1,5 +1,5 @@
 import type { Db } from '../db.ts'
-import { filterKey, filterSql, linkCountSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
+import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
@@ -70,9 +70,8 @@ export function countBookmarks(db: Db, f: BookmarkFilter): number {
   const key = filterKey(f)
   const hit = c.byKey.get(key)
   if (hit !== undefined) return hit
-  const link = linkCountSql(f)
-  const { where, params } = filterSql(f)
-  const n = (link ? stmt(db, link.sql).pluck().get(link.param) : stmt(db, `SELECT count(*) FROM bookmarks b ${where}`).pluck().get(...params)) as number
+  const { sql, params } = countSql(f)
+  const n = stmt(db, sql).pluck().get(...params) as number
   if (c.byKey.size > 500) c.byKey.clear()
   c.byKey.set(key, n)
   return n
