@@ -73,7 +73,7 @@ describe.skipIf(!hasSharedFixtures)('the local pipeline over the real fixture ex
   }, 120_000)
 
   it('stores a sentence vector per post with the model name, and tags in one vocabulary', () => {
-    const n = t.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'sheaf-wv100' AND dim = 100").pluck().get()
+    const n = t.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'use-lite-512' AND dim = 512").pluck().get()
     expect(n).toBe(ids.length)
     const tags = t.sheaf.db.$client.prepare('SELECT name FROM tags').pluck().all() as string[]
     const lower = tags.map((x) => x.toLowerCase())

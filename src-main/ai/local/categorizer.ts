@@ -1,86 +1,140 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import type { Entities } from './entities.ts'
 import { loadGazetteer, type Gazetteer } from './gazetteer.ts'
+import type { SentenceEncoder } from './sentence-encoder.ts'
 import { cleanText, simpleWords, stem, STOPWORDS } from './text.ts'
-import { cosine, embedText, embedWords, loadWordVectors, normalize, type WordVectors } from './word-vectors.ts'
 
 export type CategoryDef = { id: number | string; name: string; slug: string; description: string }
-export type CategoryExample = { text: string; categoryId: CategoryDef['id'] }
+/** A post a person put in a category: its sentence vector, or its text when it has none yet. */
+export type CategoryExample = { categoryId: CategoryDef['id']; vector?: Float32Array; text?: string }
 export type CategoryScore = { categoryId: CategoryDef['id']; confidence: number }
 
 export type CategorizerOptions = {
   categories: CategoryDef[]
-  /** A person's corrections: posts they put in a category. They pull that category's centroid. */
   examples?: CategoryExample[]
-  vectors?: WordVectors
+  encoder: SentenceEncoder
   gazetteer?: Gazetteer
 }
 
 export type Categorizer = {
-  classify(post: Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media'>>, entities: Entities, tags: string[], vector?: Float32Array): CategoryScore[]
+  classify(post: Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media'>>, entities: Entities, tags: string[], vector: Float32Array): CategoryScore[]
 }
 
 const MAX_CATEGORIES = 3
-/** A second or third category must reach this share of the best score, and this absolute score. */
-const RELATIVE_CUTOFF = 0.75
-const ABSOLUTE_CUTOFF = 0.35
+/**
+ * Scores are cosines to each category's prototype (plus small word cues). Confidence is a softmax
+ * over them at this temperature: cosines of one post to different topics differ by a few hundredths,
+ * so the temperature is small. A second or third category must come within SECOND_MARGIN of the first.
+ */
+const TEMPERATURE = 0.04
+const SECOND_MARGIN = 0.045
+const ABSOLUTE_FLOOR = 0.12
+/** Weight of a category's examples against its description in the prototype, at full strength. */
+const EXAMPLE_WEIGHT = 2
+/** A post this close to one example of a category counts as that category's kind of post. */
+const NEIGHBOUR_COSINE = 0.5
 
 const contentWords = (text: string): string[] => simpleWords(text).filter((w) => w.length > 2 && !STOPWORDS.has(w))
 
 export const postText = (post: Pick<NormalizedPost, 'text'> & Partial<Pick<NormalizedPost, 'quoted' | 'media'>>): string =>
   cleanText([post.text, post.quoted?.text ?? '', ...(post.media ?? []).map((m) => m.altText ?? '')].join('\n'))
 
-export const createCategorizer = (opts: CategorizerOptions): Categorizer => {
-  const vectors = opts.vectors ?? loadWordVectors()
+/** Ways of saying what a category holds; their mean vector is the category's description. */
+export const categoryPhrasings = (c: Pick<CategoryDef, 'name' | 'description'>): string[] => {
+  const parts = [c.name, `A post about ${c.name.replace(/&/g, 'and')}.`]
+  if (c.description.trim()) parts.push(c.description, `${c.name}: ${c.description}`)
+  return parts
+}
+
+/** The things a category lists ("Movies, cinema, television series…"): a post close to any one belongs. */
+export const categoryItems = (c: Pick<CategoryDef, 'name' | 'description'>): string[] =>
+  [...new Set([...c.name.split(/[,&/]/), ...c.description.replace(/[.!]\s*$/, '').split(/[,;:.()]|\s+(?:and|or|such as|like|e\.g\.)\s+/)]
+    .map((s) => s.trim()).filter((s) => s.length > 1))]
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
+  return s
+}
+
+const unit = (v: Float32Array) => {
+  const n = Math.sqrt(dot(v, v)) || 1
+  for (let i = 0; i < v.length; i++) v[i] /= n
+  return v
+}
+
+const mean = (vs: Float32Array[], dim: number) => {
+  const m = new Float32Array(dim)
+  for (const v of vs) for (let i = 0; i < dim; i++) m[i] += v[i] / vs.length
+  return m
+}
+
+/**
+ * Categories by meaning: each category's prototype is the mean sentence vector of its name and
+ * description (zero-shot), moved toward the posts people put in it. A post's closeness to a category
+ * is half its cosine to that prototype and half its cosine to the nearest thing the category lists;
+ * it goes to the nearest categories. Words of the name and description, and gazetteer topics mapped to
+ * the category, add a small cue (they help where the sentence model is weak: new product names).
+ */
+export async function createCategorizer(opts: CategorizerOptions): Promise<Categorizer> {
+  const { encoder } = opts
   const gazetteer = opts.gazetteer ?? loadGazetteer()
-  const cats = opts.categories.map((c) => {
-    const words = contentWords(`${c.name} ${c.name} ${c.description}`)
-    const keywords = new Map<string, number>()
-    for (const w of words) {
-      const i = vectors.indexOf(w)
-      keywords.set(stem(w), i >= 0 ? vectors.weight(i) : 1)
+  const phrasings = opts.categories.map(categoryPhrasings)
+  const listed = opts.categories.map(categoryItems)
+  const described = await encoder.encode(phrasings.flat())
+  const itemVectors = await encoder.encode(listed.flat())
+  const examples = opts.examples ?? []
+  const untexted = examples.filter((e) => !e.vector && e.text)
+  const encoded = await encoder.encode(untexted.map((e) => e.text!))
+  untexted.forEach((e, i) => (e.vector = encoded[i]))
+
+  let at = 0
+  let itemAt = 0
+  const cats = opts.categories.map((c, ci) => {
+    const own = described.slice(at, (at += phrasings[ci].length))
+    const items = itemVectors.slice(itemAt, (itemAt += listed[ci].length))
+    const desc = unit(mean(own, encoder.dim))
+    const mine = examples.filter((e) => e.categoryId === c.id && e.vector).map((e) => e.vector!)
+    const proto = new Float32Array(desc)
+    if (mine.length) {
+      // A few examples nudge the description; many outweigh it.
+      const w = EXAMPLE_WEIGHT * Math.min(1, mine.length / 5)
+      const m = unit(mean(mine, encoder.dim))
+      for (let i = 0; i < proto.length; i++) proto[i] += w * m[i]
     }
-    const described = embedWords(words, vectors)
-    const examples = (opts.examples ?? []).filter((e) => e.categoryId === c.id).map((e) => embedText(e.text, vectors))
-    const centroid = new Float32Array(vectors.dim)
-    for (let d = 0; d < vectors.dim; d++) centroid[d] = described[d]
-    if (examples.length > 0) {
-      // Corrections count twice as much as the description once there are a few of them.
-      const k = Math.min(2, examples.length / 2)
-      for (const ex of examples) for (let d = 0; d < vectors.dim; d++) centroid[d] += (k * ex[d]) / examples.length
-    }
-    // Default slugs map from gazetteer topics; custom categories match topics by their own words.
+    const keywords = new Set(contentWords(`${c.name} ${c.description}`).map(stem))
     const topicCue = new Set<string>()
     for (const [topic, slug] of Object.entries(gazetteer.topicCategories)) {
       if (slug === c.slug || topic.split(' ').every((w) => keywords.has(stem(w)))) topicCue.add(topic)
     }
-    return { def: c, keywords, centroid: normalize(centroid), examples, topicCue }
+    return { def: c, proto: unit(proto), items, examples: mine, keywords, topicCue }
   })
 
   const classify: Categorizer['classify'] = (post, entities, tags, vector) => {
     if (cats.length === 0) return []
-    const text = postText(post)
-    const v = vector ?? embedText(text, vectors)
-    const bag = new Set([...contentWords(text), ...tags.flatMap((t) => t.split(/\s+/)), ...entities.topics.flatMap((t) => t.split(/\s+/))].map(stem))
-    const topicCounts = new Map<string, number>()
-    for (const t of entities.topics) topicCounts.set(t, (topicCounts.get(t) ?? 0) + 1)
+    const bag = new Set([...contentWords(postText(post)), ...tags.flatMap((t) => t.split(/\s+/))].map(stem))
+    const topics = new Set(entities.topics)
     const scored = cats.map((c) => {
-      let overlap = 0
-      for (const [k, w] of c.keywords) if (bag.has(k)) overlap += w
-      const keywordScore = Math.min(1, overlap / 2)
+      let words = 0
+      for (const k of c.keywords) if (bag.has(k)) words++
       let cue = 0
-      for (const t of c.topicCue) if (topicCounts.has(t)) cue += 1
-      const cueScore = Math.min(1, cue / 2)
-      let exampleScore = 0
-      for (const ex of c.examples) exampleScore = Math.max(exampleScore, cosine(v, ex))
-      const sim = Math.max(0, cosine(v, c.centroid))
-      const score = 0.5 * sim + 0.3 * keywordScore + 0.35 * cueScore + (exampleScore > 0.6 ? 0.5 * exampleScore : 0)
+      for (const t of c.topicCue) if (topics.has(t)) cue++
+      let neighbour = 0
+      for (const ex of c.examples) neighbour = Math.max(neighbour, dot(vector, ex))
+      let item = 0
+      for (const it of c.items) item = Math.max(item, dot(vector, it))
+      const meaning = c.items.length ? (dot(vector, c.proto) + item) / 2 : dot(vector, c.proto)
+      const score = meaning + 0.015 * Math.min(words, 3) + 0.02 * Math.min(cue, 2) + Math.max(0, neighbour - NEIGHBOUR_COSINE)
       return { categoryId: c.def.id, score }
     })
     scored.sort((a, b) => b.score - a.score)
     const top = scored[0].score
-    const chosen = scored.filter((s, i) => i === 0 || (i < MAX_CATEGORIES && s.score >= top * RELATIVE_CUTOFF && s.score >= ABSOLUTE_CUTOFF))
-    return chosen.map((s) => ({ categoryId: s.categoryId, confidence: Math.round(Math.min(1, Math.max(0.05, s.score)) * 1000) / 1000 }))
+    const z = scored.map((s) => Math.exp((s.score - top) / TEMPERATURE))
+    const sum = z.reduce((a, b) => a + b, 0)
+    return scored
+      .map((s, i) => ({ ...s, p: z[i] / sum }))
+      .filter((s, i) => i === 0 || (i < MAX_CATEGORIES && s.score >= top - SECOND_MARGIN && s.score >= ABSOLUTE_FLOOR))
+      .map((s) => ({ categoryId: s.categoryId, confidence: Math.round(Math.max(0.01, s.p) * 1000) / 1000 }))
   }
   return { classify }
 }

@@ -1,9 +1,8 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
-  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, embedText, extractEntities, loadGazetteer,
+  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, extractEntities, loadGazetteer, loadSentenceEncoder,
   readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type Entities, type SentimentResult, type TagVocabulary,
 } from '../local/index.ts'
-import { postText } from '../local/categorizer.ts'
 import { decodeEntities } from '../local/text.ts'
 import { buildRelatedIndex, openRelatedIndex, type RelatedIndex, type RelatedIndexInput, type SharedRelatedIndex } from './related-index.ts'
 
@@ -12,8 +11,8 @@ import { buildRelatedIndex, openRelatedIndex, type RelatedIndex, type RelatedInd
  * (tests, small jobs) and in the worker thread (pipeline), where each handler is one message type.
  */
 export const LOCAL_MODEL = 'sheaf-local-1'
-/** Name under which local sentence vectors are stored in `embeddings`. */
-export const LOCAL_EMBEDDING_MODEL = 'sheaf-wv100'
+/** Name under which local sentence vectors (the sentence encoder's) are stored in `embeddings`. */
+export const LOCAL_EMBEDDING_MODEL = ENCODER_MODEL
 
 export interface EnginePost {
   id: number
@@ -86,13 +85,19 @@ function fallbackTags(post: EnginePost, e: Entities): string[] {
   return ['note']
 }
 
+/** What the sentence encoder reads of a post: its words, what it quotes, and what its images say. */
+export const encoderText = (post: EnginePost): string =>
+  [post.text, post.quoted?.text ?? '', ...post.media.map((m) => m.altText ?? ''), (post.imageText ?? '').slice(0, 300)].filter(Boolean).join('\n')
+
 export function createEngine(config: EngineConfig): EngineState & {
   entities(posts: EnginePost[]): PostReading[]
   /** `entities` and `sentiment` from stage 1 when there; worked out here otherwise. */
-  semantic(items: Array<{ post: EnginePost; entities?: Entities | null; sentiment?: PostReading['sentiment'] | null }>): SemanticResult[]
-  categorize(items: CategorizeInput[]): Array<{ id: number; categories: Array<{ categoryId: number; confidence: number }> }>
+  semantic(items: Array<{ post: EnginePost; entities?: Entities | null; sentiment?: PostReading['sentiment'] | null }>): Promise<SemanticResult[]>
+  categorize(items: CategorizeInput[]): Promise<Array<{ id: number; categories: Array<{ categoryId: number; confidence: number }> }>>
+  /** Sentence vectors of any texts (queries, category descriptions), unit length. */
+  encode(texts: string[]): Promise<Float32Array[]>
   normalizeTags(lists: string[][]): string[][]
-  configure(c: Partial<EngineConfig>): void
+  configure(c: Partial<EngineConfig>): Promise<void>
   /** Builds the related-post index; the answer (shared memory) opens it in another engine. */
   relatedBuild(input: RelatedIndexInput): SharedRelatedIndex
   relatedOpen(shared: SharedRelatedIndex): number
@@ -100,11 +105,21 @@ export function createEngine(config: EngineConfig): EngineState & {
 } {
   let related: RelatedIndex | null = null
   const state: EngineState = { vocab: createTagVocabulary(config.existingTags), categorizer: null }
-  const configure = (c: Partial<EngineConfig>) => {
+  /** Categories are read by meaning, so building them loads the encoder: only when first needed. */
+  let categories: { defs: CategoryDef[]; examples: CategoryExample[] } = { defs: config.categories, examples: config.examples }
+  let categorizer: Promise<Categorizer | null> | null = null
+  const configure = async (c: Partial<EngineConfig>) => {
     if (c.existingTags) for (const t of c.existingTags) state.vocab.normalize(t)
-    if (c.categories) state.categorizer = c.categories.length ? createCategorizer({ categories: c.categories, examples: c.examples ?? [] }) : null
+    if (c.categories) {
+      categories = { defs: c.categories, examples: c.examples ?? [] }
+      categorizer = null
+      state.categorizer = await currentCategorizer()
+    }
   }
-  configure(config)
+  const currentCategorizer = () => (categorizer ??= categories.defs.length
+    ? loadSentenceEncoder().then((encoder) => createCategorizer({ categories: categories.defs, examples: categories.examples, encoder }))
+    : Promise.resolve(null))
+  const encode = async (texts: string[]) => (texts.length ? (await loadSentenceEncoder()).encode(texts) : [])
   return {
     get vocab() { return state.vocab },
     get categorizer() { return state.categorizer },
@@ -117,24 +132,29 @@ export function createEngine(config: EngineConfig): EngineState & {
       const { label, confidence } = classifySentiment(post.text, { doc })
       return { id: post.id, entities, sentiment: { label, confidence } }
     }),
-    semantic: (items) => items.map(({ post, entities, sentiment: known }) => {
-      const p = asPost(post)
-      const doc = readText(post.text)
-      const ents = entities ?? extractEntities(p, { doc })
-      const sentiment = known ?? classifySentiment(post.text, { doc })
-      const tags = suggestTags(p, ents, { vocab: state.vocab, doc })
-      // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
-      if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
-      const summary = summarize(p, { ocrText: post.imageText })
-      const action = classifyAction(p, ents, sentiment)
-      const vector = embedText([postText(p), post.imageText ?? '', ...tags].join(' '))
-      return { id: post.id, summary, tags, sentiment: sentiment.label, sentimentConfidence: sentiment.confidence, action, ossReport: ossReportOf(ents), vector }
-    }),
-    categorize: (items) => items.map((it) => ({
-      id: it.id,
-      categories: (state.categorizer?.classify(asPost(it.post), it.entities, it.tags, it.vector) ?? [])
-        .map((c) => ({ categoryId: Number(c.categoryId), confidence: c.confidence })),
-    })),
+    encode,
+    semantic: async (items) => {
+      const vectors = await encode(items.map((it) => encoderText(it.post)))
+      return items.map(({ post, entities, sentiment: known }, i) => {
+        const p = asPost(post)
+        const doc = readText(post.text)
+        const ents = entities ?? extractEntities(p, { doc })
+        const sentiment = known ?? classifySentiment(post.text, { doc })
+        const tags = suggestTags(p, ents, { vocab: state.vocab, doc })
+        // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
+        if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
+        const summary = summarize(p, { ocrText: post.imageText })
+        const action = classifyAction(p, ents, sentiment)
+        return { id: post.id, summary, tags, sentiment: sentiment.label, sentimentConfidence: sentiment.confidence, action, ossReport: ossReportOf(ents), vector: vectors[i] }
+      })
+    },
+    categorize: async (items) => {
+      const c = await currentCategorizer()
+      return items.map((it) => ({
+        id: it.id,
+        categories: (c?.classify(asPost(it.post), it.entities, it.tags, it.vector) ?? []).map((x) => ({ categoryId: Number(x.categoryId), confidence: x.confidence })),
+      }))
+    },
     relatedBuild: (input) => {
       related = buildRelatedIndex(input)
       return related.shared

@@ -35,6 +35,7 @@ export function createWorkerPool(config: EngineConfig, size = Math.min(2, availa
       return out
     },
     categorize: (items) => split(items, (w, part) => w.categorize(part)),
+    encode: (texts) => split(texts, (w, part) => w.encode(part)),
     normalizeTags: (lists) => main.normalizeTags(lists),
     configure: async (c) => {
       await Promise.all(workers.map((w) => w.configure(c)))

@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
 
-type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
+type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
 export type Op = keyof Ops
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
-export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<ReturnType<Ops[K]>> } & {
+export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<Awaited<ReturnType<Ops[K]>>> } & {
   readonly offThread: boolean
   /**
    * Lets the models go (workers stop) between stages that need different ones: the next call starts
@@ -23,6 +23,7 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
     entities: async (posts) => e().entities(posts),
     semantic: async (items) => e().semantic(items),
     categorize: async (items) => e().categorize(items),
+    encode: async (texts) => e().encode(texts),
     normalizeTags: async (lists) => e().normalizeTags(lists),
     configure: async (c) => e().configure(c),
     relatedBuild: async (i) => e().relatedBuild(i),
@@ -92,6 +93,7 @@ export function createWorkerRunner(config: EngineConfig): LocalRunner {
     entities: (...a) => call('entities', a),
     semantic: (...a) => call('semantic', a),
     categorize: (...a) => call('categorize', a),
+    encode: (...a) => call('encode', a),
     normalizeTags: (...a) => call('normalizeTags', a),
     configure: (...a) => call('configure', a),
     relatedBuild: (...a) => call('relatedBuild', a),

@@ -33,7 +33,10 @@ export const categorization: Stage = {
   batchSize: 250,
   async prepare(ctx) {
     const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
-    const examples = userCategoryExamples(ctx.db).flatMap((e) => (bySlug.has(e.slug) ? [{ text: e.text, categoryId: bySlug.get(e.slug)! }] : []))
+    const chosen = userCategoryExamples(ctx.db).filter((e) => bySlug.has(e.slug))
+    // A person's choices are examples by meaning: their stored vectors, or their text for the worker to read.
+    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, chosen.map((e) => e.bookmarkId))
+    const examples = chosen.map((e) => ({ categoryId: bySlug.get(e.slug)!, ...(vectors.has(e.bookmarkId) ? { vector: vectors.get(e.bookmarkId)! } : { text: e.text }) }))
     await ctx.runner.configure({ categories: ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples })
     await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
   },
