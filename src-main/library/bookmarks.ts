@@ -32,9 +32,13 @@ export function hydrate(db: Db, ids: readonly number[]): Bookmark[] {
   const rows = bookmarksByIds(db, ids)
   const cats = groupBy(categoriesForBookmarks(db, ids), (c) => c.bookmarkId)
   const media = groupBy(mediaForBookmarks(db, ids), (m) => m.bookmarkId)
-  const summary = (c: { name: string; slug: string; color: string }): CategorySummary => ({ name: c.name, slug: c.slug, color: c.color })
-  return rows.map((r) => toBookmark(r, (cats.get(r.id) ?? []).map(summary), media.get(r.id) ?? []))
+  return rows.map((r) => toBookmark(r, (cats.get(r.id) ?? []).map(categorySummary), media.get(r.id) ?? []))
 }
+
+type CategoryRow = ReturnType<typeof categoriesForBookmarks>[number]
+const categorySummary = (c: CategoryRow): CategorySummary => ({
+  name: c.name, slug: c.slug, color: c.color, confidence: c.confidence, assignedBy: c.assignedBy === 'user' ? 'user' : 'pipeline',
+})
 
 export function toKnowledge(k: KnowledgeRecord, tags: string[]): Knowledge {
   const parse = <T>(s: string | null, d: T): T => {
@@ -67,8 +71,7 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
     if (!c) throw new AppError('VALIDATION_ERROR', `slug: there is no category "${slug}" (see GET /api/categories).`, { field: 'slug' })
     return c.id
   }
-  const categoriesOf = (id: number): CategorySummary[] =>
-    categoriesForBookmarks(db, [id]).map((c) => ({ name: c.name, slug: c.slug, color: c.color }))
+  const categoriesOf = (id: number): CategorySummary[] => categoriesForBookmarks(db, [id]).map(categorySummary)
 
   return {
     list(q: BookmarkListQuery): BookmarkList {
