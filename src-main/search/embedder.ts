@@ -30,20 +30,37 @@ export function createLocalEmbedder({ resourcesDir }: { resourcesDir?: string } 
   }
 }
 
+/** A query worker idle this long lets its model go (~160 MB); the next query starts it again (~0.3 s). */
+const ENCODER_IDLE_MS = 120_000
+
 /**
  * The sentence encoder's vectors: the pipeline stores one per analysed post; queries are encoded in
- * a worker thread of their own (started on the first query, ~10 ms a query, ~160 MB while it lives).
+ * a worker thread of their own (started on the first query, ~10 ms a query).
  */
-export function createEncoderEmbedder(): Embedder {
+export function createEncoderEmbedder({ idleMs = ENCODER_IDLE_MS }: { idleMs?: number } = {}): Embedder {
   let runner: LocalRunner | null = null
+  let idle: NodeJS.Timeout | null = null
+  const close = async () => {
+    if (idle) clearTimeout(idle)
+    idle = null
+    const r = runner
+    runner = null
+    await r?.close()
+  }
   return {
     model: LOCAL_EMBEDDING_MODEL,
     local: true,
     filledBy: 'pipeline',
-    embed: (texts) => (runner ??= createWorkerRunner({ existingTags: [], categories: [], examples: [] })).encode(texts),
-    close: async () => {
-      await runner?.close()
-      runner = null
+    async embed(texts) {
+      if (idle) clearTimeout(idle)
+      const r = (runner ??= createWorkerRunner({ existingTags: [], categories: [], examples: [] }))
+      try {
+        return await r.encode(texts)
+      } finally {
+        idle = setTimeout(() => void close(), idleMs)
+        idle.unref()
+      }
     },
+    close,
   }
 }
