@@ -14,8 +14,10 @@ import { retryBusy, waitForWriters } from './db-guard.ts'
 import { createEventHub } from './events.ts'
 import { createImageTools } from './image-tools.ts'
 import { runJob } from './job-runner.ts'
+import { createRescorer, type RescoreStatus } from './rescore.ts'
 
 export type { ImageTools } from './context.ts'
+export type { RescoreStatus } from './rescore.ts'
 export { createImageTools } from './image-tools.ts'
 
 export interface PipelineDeps {
@@ -45,6 +47,9 @@ export interface Pipeline {
   retry(body: RetryPipelineBody, userId: number | null): Promise<StartPipelineResult>
   /** Import hook: analyses newly imported posts when the setting is on. */
   onImported(ids: number[]): void
+  /** A person changed a post's categories: the others are re-scored in the background. */
+  categoriesChanged(): void
+  rescoreStatus(): RescoreStatus
   /** Continues jobs a restart interrupted. */
   resume(): void
   /** Resolves when no job is running. */
@@ -61,6 +66,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   let active: { job: JobRecord; abort: AbortController; done: Promise<void> } | null = null
   const pendingImported = new Set<number>()
   let closed = false
+  const rescorer = createRescorer({ db, clock: deps.clock, log, busy: () => active !== null })
 
   const toView = (j: JobRecord): PipelineJob => {
     const running = j.status === 'running' || j.status === 'cancelling'
@@ -137,6 +143,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         await (runner as LocalRunner | null)?.close().catch(() => {})
         await (provider as AiProvider | null)?.close?.().catch(() => {})
         active = null
+        rescorer.afterJob()
         if (!closed && pendingImported.size > 0) {
           const ids = [...pendingImported]
           pendingImported.clear()
@@ -251,11 +258,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         void start({ bookmarkIds: stale }, null, { localOnly: true }).catch((e) => log.error('upgrading the analysis failed', e))
       }
     },
+    categoriesChanged: () => rescorer.changed(),
+    rescoreStatus: () => rescorer.status(),
     async idle() {
       while (active) await active.done
+      await rescorer.idle()
     },
     async close() {
       closed = true
+      await rescorer.close()
       if (active) {
         active.abort.abort('shutdown')
         await active.done

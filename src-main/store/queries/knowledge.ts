@@ -47,6 +47,9 @@ export function selectDueBookmarkIds(db: Db, { bookmarkIds, force, vectorModel }
   return stmt(db, sql).pluck().all({ model: vectorModel, ...(bookmarkIds ? { ids: idList(bookmarkIds) } : {}) }) as number[]
 }
 
+/** Every analysed post, in id order. */
+export const analysedBookmarkIds = (db: Db): number[] => stmt(db, 'SELECT bookmark_id FROM knowledge ORDER BY bookmark_id').pluck().all() as number[]
+
 /** Analysed posts without a vector of `vectorModel`: a library analysed before that model, to upgrade. */
 export const postsAnalysedWithoutVector = (db: Db, vectorModel: string): number[] =>
   stmt(db, `SELECT k.bookmark_id FROM knowledge k WHERE NOT EXISTS
