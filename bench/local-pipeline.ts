@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import type { NormalizedPost } from '../src-shared/schemas/posts.ts'
 import { DEFAULT_CATEGORIES } from '../src-shared/categories.ts'
 import {
-  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, extractEntities, loadSentenceEncoder, readText, suggestTags, summarize,
+  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, encodeCategories, extractEntities, loadSentenceEncoder, readText, suggestTags, summarize,
 } from '../src-main/ai/local/index.ts'
 import { postText } from '../src-main/ai/local/categorizer.ts'
 import { generatePosts } from './generate-library.ts'
@@ -19,7 +19,8 @@ const STAGES = ['nlp', 'entities', 'sentiment', 'tags', 'summary', 'action', 'em
 const encoder = await loadSentenceEncoder()
 
 const run = async (posts: NormalizedPost[]) => {
-  const categorizer = await createCategorizer({ categories: DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 })), encoder })
+  const categories = DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 }))
+  const categorizer = createCategorizer({ categories, ...(await encodeCategories(categories, [], (t) => encoder.encode(t))) })
   const vocab = createTagVocabulary()
   const ms = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>
   let t = 0

@@ -3,7 +3,7 @@ import { createWorkerRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import { analysedBookmarkIds, categoriesForPipeline, loadPipelinePosts, replacePipelineCategories, transaction, type Db } from '../store/index.ts'
 import { retryBusy } from './db-guard.ts'
-import { categoryExamples, suggestCategories, withinLocks } from './stages/categorization.ts'
+import { categoryConfig, suggestCategories, withinLocks } from './stages/categorization.ts'
 
 /** A person's corrections come in bursts: re-scoring starts once they pause this long. */
 const SETTLE_MS = 3000
@@ -59,10 +59,9 @@ export function createRescorer({ db, clock, log, busy }: { db: Db; clock: () => 
     if (categories.length === 0) return
     const ids = analysedBookmarkIds(db)
     Object.assign(status, { running: true, done: 0, total: ids.length })
-    const runner = createWorkerRunner({
-      existingTags: [], categories: categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples: categoryExamples({ db, categories }),
-    })
+    const runner = createWorkerRunner({ existingTags: [], categories: [], examples: [] })
     try {
+      await runner.configure(await categoryConfig({ db, categories, runner }))
       for (let i = 0; i < ids.length && !abort.signal.aborted; i += PAGE) {
         if (busy()) {
           pending = true

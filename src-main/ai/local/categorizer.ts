@@ -9,10 +9,15 @@ export type CategoryDef = { id: number | string; name: string; slug: string; des
 export type CategoryExample = { categoryId: CategoryDef['id']; vector?: Float32Array; text?: string }
 export type CategoryScore = { categoryId: CategoryDef['id']; confidence: number }
 
+/** A category's sentence vectors: its phrasings (name and description) and the things it lists. */
+export type CategoryVectors = { described: Float32Array[]; items: Float32Array[] }
+
 export type CategorizerOptions = {
   categories: CategoryDef[]
+  /** Per category, in order (see encodeCategories). */
+  vectors: CategoryVectors[]
+  /** A person's choices, each with its vector. */
   examples?: CategoryExample[]
-  encoder: SentenceEncoder
   gazetteer?: Gazetteer
 }
 
@@ -70,36 +75,45 @@ const mean = (vs: Float32Array[], dim: number) => {
 }
 
 /**
+ * Encodes what the categorizer compares posts with: each category's phrasings and listed things, and
+ * the text of examples that have no stored vector yet. Done once per job, wherever the encoder is.
+ */
+export async function encodeCategories(categories: CategoryDef[], examples: CategoryExample[], encode: SentenceEncoder['encode']): Promise<{ vectors: CategoryVectors[]; examples: CategoryExample[] }> {
+  const phrasings = categories.map(categoryPhrasings)
+  const listed = categories.map(categoryItems)
+  const untexted = examples.filter((e) => !e.vector && e.text)
+  const all = await encode([...phrasings.flat(), ...listed.flat(), ...untexted.map((e) => e.text!)])
+  let at = 0
+  const take = (n: number) => all.slice(at, (at += n))
+  const described = phrasings.map((p) => take(p.length))
+  const items = listed.map((l) => take(l.length))
+  const texted = new Map(untexted.map((e) => [e, take(1)[0]]))
+  return {
+    vectors: categories.map((_, i) => ({ described: described[i], items: items[i] })),
+    examples: examples.flatMap((e) => (e.vector ? [e] : texted.has(e) ? [{ categoryId: e.categoryId, vector: texted.get(e)! }] : [])),
+  }
+}
+
+/**
  * Categories by meaning: each category's prototype is the mean sentence vector of its name and
  * description (zero-shot), moved toward the posts people put in it. A post's closeness to a category
  * is half its cosine to that prototype and half its cosine to the nearest thing the category lists;
  * it goes to the nearest categories. Words of the name and description, and gazetteer topics mapped to
  * the category, add a small cue (they help where the sentence model is weak: new product names).
  */
-export async function createCategorizer(opts: CategorizerOptions): Promise<Categorizer> {
-  const { encoder } = opts
+export function createCategorizer(opts: CategorizerOptions): Categorizer {
   const gazetteer = opts.gazetteer ?? loadGazetteer()
-  const phrasings = opts.categories.map(categoryPhrasings)
-  const listed = opts.categories.map(categoryItems)
-  const described = await encoder.encode(phrasings.flat())
-  const itemVectors = await encoder.encode(listed.flat())
   const examples = opts.examples ?? []
-  const untexted = examples.filter((e) => !e.vector && e.text)
-  const encoded = await encoder.encode(untexted.map((e) => e.text!))
-  untexted.forEach((e, i) => (e.vector = encoded[i]))
-
-  let at = 0
-  let itemAt = 0
   const cats = opts.categories.map((c, ci) => {
-    const own = described.slice(at, (at += phrasings[ci].length))
-    const items = itemVectors.slice(itemAt, (itemAt += listed[ci].length))
-    const desc = unit(mean(own, encoder.dim))
+    const { described, items } = opts.vectors[ci]
+    const dim = described[0]?.length ?? 0
+    const desc = unit(mean(described, dim))
     const mine = examples.filter((e) => e.categoryId === c.id && e.vector).map((e) => e.vector!)
     const proto = new Float32Array(desc)
     if (mine.length) {
       // A few examples nudge the description; many outweigh it.
       const w = EXAMPLE_WEIGHT * Math.min(1, mine.length / 5)
-      const m = unit(mean(mine, encoder.dim))
+      const m = unit(mean(mine, dim))
       for (let i = 0; i < proto.length; i++) proto[i] += w * m[i]
     }
     const keywords = new Set(contentWords(`${c.name} ${c.description}`).map(stem))

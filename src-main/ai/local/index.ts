@@ -9,7 +9,7 @@ export { createTagVocabulary, normalizeTag, editDistance, type TagVocabulary } f
 export { suggestTags, type TagDeps } from './tags.ts'
 export { summarize, MAX_SUMMARY } from './summarize.ts'
 export { classifyAction, type Action } from './action.ts'
-export { createCategorizer, categoryPhrasings, categoryItems, postText, type Categorizer, type CategorizerOptions, type CategoryDef, type CategoryExample, type CategoryScore } from './categorizer.ts'
+export { createCategorizer, encodeCategories, categoryPhrasings, categoryItems, postText, type Categorizer, type CategorizerOptions, type CategoryVectors, type CategoryDef, type CategoryExample, type CategoryScore } from './categorizer.ts'
 export { loadSentenceEncoder, encoderInput, ENCODER_MODEL, ENCODER_DIM, type SentenceEncoder } from './sentence-encoder.ts'
 export { createOcr, type Ocr, type OcrResult } from './ocr.ts'
 export { visualTags, imageStats, makeThumbnail, VISUAL_TAGS, type VisualTag, type VisualInput, type ImageStats, type ThumbnailOptions } from './visual.ts'

@@ -9,8 +9,8 @@ import { cleanText } from './text.ts'
  */
 export const ENCODER_MODEL = 'use-lite-512'
 export const ENCODER_DIM = 512
-/** Posts per model call: larger batches gain nothing on 2 cores and hold more memory. */
-export const ENCODER_BATCH = 32
+/** Posts per model call: larger batches gain nothing here and grow the model's memory (two workers: +400 MB at 8, +570 MB at 32). */
+export const ENCODER_BATCH = 8
 /** Characters of a post the encoder reads; its cost grows with length and the gist is early. */
 const MAX_CHARS = 700
 

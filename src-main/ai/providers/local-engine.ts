@@ -1,7 +1,7 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
-  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, extractEntities, loadGazetteer, loadSentenceEncoder,
-  readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type Entities, type SentimentResult, type TagVocabulary,
+  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, loadGazetteer, loadSentenceEncoder,
+  readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type SentimentResult, type TagVocabulary,
 } from '../local/index.ts'
 import { decodeEntities } from '../local/text.ts'
 import { buildRelatedIndex, openRelatedIndex, type RelatedIndex, type RelatedIndexInput, type SharedRelatedIndex } from './related-index.ts'
@@ -58,6 +58,8 @@ export interface EngineConfig {
   existingTags: string[]
   categories: CategoryDef[]
   examples: CategoryExample[]
+  /** The categories' sentence vectors (encodeCategories), so this engine need not load the encoder. */
+  categoryVectors?: CategoryVectors[]
 }
 
 const asPost = (p: EnginePost) => ({
@@ -106,19 +108,24 @@ export function createEngine(config: EngineConfig): EngineState & {
   let related: RelatedIndex | null = null
   const state: EngineState = { vocab: createTagVocabulary(config.existingTags), categorizer: null }
   /** Categories are read by meaning, so building them loads the encoder: only when first needed. */
-  let categories: { defs: CategoryDef[]; examples: CategoryExample[] } = { defs: config.categories, examples: config.examples }
+  let categories = { defs: config.categories, examples: config.examples, vectors: config.categoryVectors }
   let categorizer: Promise<Categorizer | null> | null = null
   const configure = async (c: Partial<EngineConfig>) => {
     if (c.existingTags) for (const t of c.existingTags) state.vocab.normalize(t)
     if (c.categories) {
-      categories = { defs: c.categories, examples: c.examples ?? [] }
+      categories = { defs: c.categories, examples: c.examples ?? [], vectors: c.categoryVectors }
       categorizer = null
       state.categorizer = await currentCategorizer()
     }
   }
-  const currentCategorizer = () => (categorizer ??= categories.defs.length
-    ? loadSentenceEncoder().then((encoder) => createCategorizer({ categories: categories.defs, examples: categories.examples, encoder }))
-    : Promise.resolve(null))
+  const build = async (): Promise<Categorizer | null> => {
+    const { defs, examples, vectors } = categories
+    if (defs.length === 0) return null
+    if (vectors) return createCategorizer({ categories: defs, examples, vectors })
+    const encoder = await loadSentenceEncoder()
+    return createCategorizer({ categories: defs, ...(await encodeCategories(defs, examples, (t) => encoder.encode(t))) })
+  }
+  const currentCategorizer = () => (categorizer ??= build())
   const encode = async (texts: string[]) => (texts.length ? (await loadSentenceEncoder()).encode(texts) : [])
   return {
     get vocab() { return state.vocab },

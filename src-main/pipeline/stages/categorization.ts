@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { LOCAL_EMBEDDING_MODEL, relatedSpaceFor, spaceVectors } from '../../ai/index.ts'
-import type { LocalRunner, RelatedSpace } from '../../ai/index.ts'
-import type { CategoryExample, Entities } from '../../ai/local/index.ts'
+import type { EngineConfig, LocalRunner, RelatedSpace } from '../../ai/index.ts'
+import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
   replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type PipelinePost,
@@ -32,7 +32,7 @@ export const categorization: Stage = {
   index: 4,
   batchSize: 250,
   async prepare(ctx) {
-    await ctx.runner.configure({ categories: ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples: categoryExamples(ctx) })
+    await ctx.runner.configure(await categoryConfig(ctx))
     await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
   },
   async run(ids, ctx) {
@@ -54,12 +54,20 @@ export const categorization: Stage = {
 
 type CategoryContext = Pick<RunContext, 'db' | 'runner' | 'categories'> & Partial<Pick<RunContext, 'remoteCategories'>>
 
-/** A person's choices, as examples by meaning: their stored vectors, or their text for the worker to read. */
-export function categoryExamples(ctx: Pick<RunContext, 'db' | 'categories'>): CategoryExample[] {
+/**
+ * The categories and a person's choices as the categoriser reads them: by meaning. Their texts are
+ * encoded once, then the workers let the encoder go (~170 MB each): stage 4 holds the related-post
+ * index instead, and needs no model of its own.
+ */
+export async function categoryConfig(ctx: Pick<RunContext, 'db' | 'categories' | 'runner'>): Promise<Required<Pick<EngineConfig, 'categories' | 'examples' | 'categoryVectors'>>> {
   const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
   const chosen = userCategoryExamples(ctx.db).filter((e) => bySlug.has(e.slug))
-  const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, chosen.map((e) => e.bookmarkId))
-  return chosen.map((e) => ({ categoryId: bySlug.get(e.slug)!, ...(vectors.has(e.bookmarkId) ? { vector: vectors.get(e.bookmarkId)! } : { text: e.text }) }))
+  const stored = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, chosen.map((e) => e.bookmarkId))
+  const examples: CategoryExample[] = chosen.map((e) => ({ categoryId: bySlug.get(e.slug)!, ...(stored.has(e.bookmarkId) ? { vector: stored.get(e.bookmarkId)! } : { text: e.text }) }))
+  const categories = ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description }))
+  const encoded = await encodeCategories(categories, examples, (texts) => ctx.runner.encode([...texts]))
+  await ctx.runner.release()
+  return { categories, examples: encoded.examples, categoryVectors: encoded.vectors }
 }
 
 /** Categories for analysed posts: a remote provider's when it gave them, else the local categoriser's (by meaning). */

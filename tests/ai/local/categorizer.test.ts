@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
-  categoryItems, createCategorizer, createTagVocabulary, extractEntities, loadSentenceEncoder, suggestTags, type Categorizer, type CategorizerOptions, type SentenceEncoder,
+  categoryItems, createCategorizer, createTagVocabulary, encodeCategories, extractEntities, loadSentenceEncoder, suggestTags, type Categorizer, type CategorizerOptions, type SentenceEncoder,
 } from '../../../src-main/ai/local/index.ts'
 import { CATEGORY_COLORS, DEFAULT_CATEGORIES } from '../../../src-shared/categories.ts'
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
@@ -14,7 +14,8 @@ let encoder: SentenceEncoder
 beforeAll(async () => {
   encoder = await loadSentenceEncoder()
 })
-const build = (opts: Omit<CategorizerOptions, 'encoder'>) => createCategorizer({ ...opts, encoder })
+const build = async ({ categories, examples = [] }: Pick<CategorizerOptions, 'categories' | 'examples'>) =>
+  createCategorizer({ categories, ...(await encodeCategories(categories, examples, (t) => encoder.encode(t))) })
 
 const classifyWith = async (categorizer: Categorizer, p: NormalizedPost) => {
   const e = extractEntities(p)
