@@ -258,8 +258,8 @@ export function createSearch(deps: SearchDeps): Search {
           }
           qv ??= await semantic.embedQuery(semanticText)
           nearest = small ? used.query(qv, CANDIDATES, new Set(small)) : nearestPassing(used, qv, filter)
-          // Averaged word vectors put loosely related posts near 0.4; keep those close to the best match only.
-          const floor = Math.max(COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
+          // Loosely related posts sit near the floor (0.35-0.4 by model); keep those close to the best match only.
+          const floor = Math.max(used.cosineFloor ?? COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
           nearest = nearest.filter((n) => n.score >= floor)
         } catch (e) {
           deps.log?.warn('search: the embedding model failed; lexical results only', e)

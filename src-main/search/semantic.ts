@@ -15,6 +15,8 @@ import { createVectorIndex, type VectorIndex } from './vector-index.ts'
  */
 export interface SemanticIndex {
   readonly model: string
+  /** Below this cosine a neighbour is unrelated (the model's own scale). */
+  readonly cosineFloor?: number
   /** Applies queued changes for up to `budgetMs`; returns how many remain. */
   catchUp(budgetMs: number): number
   /** Embeds every post lacking a current vector (batches through the embedder), then catches up. */
@@ -98,6 +100,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
 
   return {
     model: embedder.model,
+    cosineFloor: embedder.cosineFloor,
     get size() {
       return index?.size ?? 0
     },
