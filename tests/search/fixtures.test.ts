@@ -37,7 +37,7 @@ describe.skipIf(!hasSharedFixtures)('search over real posts imported from ../sha
       if (unique.length === 0) continue
       const r = zSearchResponse.parse((await c.member.get(`/api/search/ai?q=${encodeURIComponent(unique[0])}`)).body)
       expect(r.results[0]?.bookmark.id, unique[0]).toBe(p.id)
-      expect(r.results[0].reason).toMatch(new RegExp(`matched '${unique[0]}' in the text`, 'i'))
+      expect(r.results[0].reason).toMatch(new RegExp(`^Mentions “${unique[0]}”`, 'i'))
       expect(r.results[0].relevance).toBeGreaterThan(0.5)
       if (++checked === 10) break
     }
