@@ -21,7 +21,7 @@ export interface ImportDeps {
   db: Db
   clock: () => number
   /** Called after a successful import with the ids of new posts and posts whose content changed. */
-  onImported?: (ids: number[]) => void
+  onImported?: (ids: number[]) => void | Promise<void>
   /** Files at least this large are parsed off-thread (default 2 MiB; tests set 0 to always use the worker). */
   offThreadMinBytes?: number
 }
@@ -145,7 +145,7 @@ export function createImporter(deps: ImportDeps) {
       parsed.close()
     }
     if (r.result.imported + r.result.updated > 0) optimize(db)
-    if (r.changed.length > 0) deps.onImported?.(r.changed)
+    if (r.changed.length > 0) await deps.onImported?.(r.changed)
     return r.result
   }
 

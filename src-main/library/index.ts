@@ -14,7 +14,7 @@ export interface LibraryDeps {
   db: Db
   clock: () => number
   /** "Auto-run after import": receives the ids of new posts and posts whose content changed. */
-  onImported?: (ids: number[]) => void
+  onImported?: (ids: number[]) => void | Promise<void>
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */
   offThreadMinBytes?: number
 }

@@ -15,6 +15,8 @@ export interface Upload {
 interface ImportsState {
   uploads: Upload[]
   busy: boolean
+  /** When the last batch of uploads began (ms): a pipeline run created since is the automatic one. */
+  batchStartedAt: number
   add: (files: File[]) => void
   clear: () => void
 }
@@ -33,7 +35,7 @@ export const useImportsStore = create<ImportsState>((set, get) => {
 
   async function drain() {
     if (get().busy) return
-    set({ busy: true })
+    set({ busy: true, batchStartedAt: Date.now() })
     let changed = false
     for (;;) {
       const next = get().uploads.find((u) => u.status === 'queued')
@@ -56,6 +58,7 @@ export const useImportsStore = create<ImportsState>((set, get) => {
   return {
     uploads: [],
     busy: false,
+    batchStartedAt: 0,
     add(list) {
       const accepted = list.filter((f) => f.size > 0)
       if (accepted.length < list.length) toast('Empty files were skipped.', 'warning')

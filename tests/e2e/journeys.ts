@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
-import { assert, dropFiles, expectNoA11yIssues, fixture, routeExists, shootBoth, skip } from './support.ts'
+import { assert, dropFiles, expectNoA11yIssues, fixture, routeExists, SHOTS, shootBoth, skip } from './support.ts'
 
 export interface Ctx {
   url: string
@@ -49,6 +49,22 @@ async function register(ctx: Ctx, link: string, who: { name: string; email: stri
   return p
 }
 
+/** Reads the four stage cards and checks each one's percentage against its own done / total. */
+async function stageCardsAgree(p: Page): Promise<Array<{ pct: number; current: number; total: number }>> {
+  const cards = await p.locator('.stage').evaluateAll((els) => els.map((el) => ({
+    pct: Number((el.querySelector('.stage-pct')?.textContent ?? '').replace(/\D/g, '')),
+    done: (el.querySelector('.stage-stats dd')?.textContent ?? '').replace(/[^\d/]/g, ''),
+    ticked: el.classList.contains('stage-done'),
+  })))
+  return cards.map((c, i) => {
+    const [current, total] = c.done.split('/').map(Number)
+    const want = total > 0 ? Math.round((current / total) * 100) : c.ticked ? 100 : 0
+    assert(c.pct === want, `stage ${i + 1}: ${c.pct} % beside ${current} / ${total}`)
+    if (c.ticked) assert(current === total, `stage ${i + 1} is ticked at ${current} / ${total}`)
+    return { pct: c.pct, current, total }
+  })
+}
+
 export const JOURNEYS: Journey[] = [
   {
     name: 'first run: create the admin on this machine',
@@ -91,7 +107,15 @@ export const JOURNEYS: Journey[] = [
       const seen = await p.locator('.upload .result-figures').allInnerTexts()
       assert(imported.length === 2 && imported.some((n) => Number(n.replace(/\D/g, '')) > 0), `the files imported posts (${imported})`)
       assert(seen.every((t) => /\d/.test(t)), 'each file reports imported, duplicates, updated and errors')
-      if (await routeExists(p, '/api/categorize')) await p.getByRole('button', { name: 'Run the pipeline' }).waitFor()
+      // The run after an import starts by itself (the default setting): the page shows it, and does not
+      // offer to start what is already going.
+      const after = p.locator('[data-after-import]')
+      await after.getByText(/Sheaf is analysing them now|Analysed: \d+ posts?/).waitFor({ timeout: 30_000 })
+      if (/analysing them now/.test(await after.innerText())) {
+        assert((await after.getByRole('button', { name: 'Run the pipeline' }).count()) === 0, 'no "Run the pipeline" while the automatic run goes')
+        await after.getByRole('button', { name: 'Watch progress' }).waitFor()
+      }
+      await after.screenshot({ path: join(SHOTS, 'import-after-light.png') })
       await p.locator('.table tbody tr').nth(1).waitFor()
       // A bigger, generated library through the file picker, so the library pages through several screens.
       const big = join(mkdtempSync(join(tmpdir(), 'sheaf-e2e-lib-')), 'generated-bookmarks.json')
@@ -212,8 +236,6 @@ export const JOURNEYS: Journey[] = [
     name: 'pipeline: start and watch the four stages stream live',
     async run(ctx) {
       const p = admin(ctx)
-      await p.goto(`${ctx.url}/`)
-      if (!(await routeExists(p, '/api/categorize'))) skip('the pipeline routes (/api/categorize) are not on the server yet')
       await p.goto(`${ctx.url}/pipeline`)
       // Settings may run it after each import already; then the page shows that run live.
       const run = p.getByRole('button', { name: 'Run pipeline' })
@@ -225,8 +247,20 @@ export const JOURNEYS: Journey[] = [
       }
       // A small library can finish before the page has drawn a running stage (the stream's order is tested over HTTP).
       await p.locator('.live-line', { hasText: /Live|stage|Connecting|Finished/ }).waitFor()
+      // Whenever the page is looked at, each card's percentage is its own count's (never the job's).
+      for (let look = 0; look < 6 && !(await p.locator('.live-line', { hasText: 'Finished' }).count()); look++) {
+        await stageCardsAgree(p)
+        await p.waitForTimeout(150)
+      }
       await p.locator('.live-line', { hasText: 'Finished' }).waitFor({ timeout: 120_000 })
       assert((await p.locator('.stage-done').count()) === 4, 'all four stages complete')
+      const total = (await stageCardsAgree(p))[0].total
+      assert(total > 50, `the finished run shows its posts on every card (${total})`)
+      // Opened afresh after the run, the page shows the last run's figures, not 0 % and 0 / 0.
+      await p.reload()
+      await p.locator('.live-line', { hasText: /Last run|Finished/ }).waitFor()
+      const cards = await stageCardsAgree(p)
+      assert(cards.every((c) => c.pct === 100 && c.current === total && c.total === total), `after the run every card reads ${total} / ${total} and 100 % (${JSON.stringify(cards)})`)
       assert(!(await p.getByLabel('Redo all posts').isChecked()), '"Redo all posts" is for one run: unticked once it started')
       await shootBoth(p, 'pipeline')
       // This machine reaches no image host, so images fail to fetch: each is a per-post error the page

@@ -20,7 +20,7 @@ const WORKER = 0
 function library(offThreadMinBytes: number) {
   const db = openDatabase({ file: ':memory:' })
   const changed: number[][] = []
-  const lib = createLibrary({ db, clock: () => NOW, offThreadMinBytes, onImported: (ids) => changed.push(ids) })
+  const lib = createLibrary({ db, clock: () => NOW, offThreadMinBytes, onImported: (ids) => { changed.push(ids) } })
   return { db, lib, changed }
 }
 
