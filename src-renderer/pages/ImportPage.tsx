@@ -64,7 +64,7 @@ function UploadRow({ u }: { u: Upload }) {
  * What happens to the new posts: the automatic run after an import (a server setting) is shown as it
  * goes and when it is done; only where none started is the person offered to run the pipeline.
  */
-function AfterImport({ newPosts, batchStartedAt }: { newPosts: number; batchStartedAt: number }) {
+function AfterImport({ added, updated, batchStartedAt }: { added: number; updated: number; batchStartedAt: number }) {
   const canRun = useCan('pipeline:run')
   const { running, job, stage, stages } = usePipelineStore()
   const [loaded, setLoaded] = useState(false)
@@ -99,7 +99,7 @@ function AfterImport({ newPosts, batchStartedAt }: { newPosts: number; batchStar
     <div className="callout" data-after-import>
       <Icon name="sparkles" />
       <div>
-        <p role="status"><strong>{fmtNumber(newPosts)} new or updated posts.</strong> {line}</p>
+        <p role="status"><strong>{[added ? `${fmtNumber(added)} new ${added === 1 ? 'post' : 'posts'}` : '', updated ? `${fmtNumber(updated)} updated` : ''].filter(Boolean).join(', ')}.</strong> {line}</p>
       </div>
       <div className="callout-actions">
         <button type="button" className="btn" onClick={() => navigate('/library')}>Open the library</button>
@@ -120,7 +120,8 @@ export function ImportPage() {
   }, [busy])
 
   const done = uploads.filter((u) => u.status === 'done')
-  const newPosts = done.reduce((s, u) => s + (u.result?.imported ?? 0) + (u.result?.updated ?? 0), 0)
+  const added = done.reduce((s, u) => s + (u.result?.imported ?? 0), 0)
+  const updated = done.reduce((s, u) => s + (u.result?.updated ?? 0), 0)
 
   return (
     <div className="import-page">
@@ -141,7 +142,7 @@ export function ImportPage() {
             {!busy && <button type="button" className="btn btn-ghost btn-small" onClick={clear}>Clear</button>}
           </div>
           <ul className="uploads">{uploads.map((u) => <UploadRow key={u.id} u={u} />)}</ul>
-          {!busy && newPosts > 0 && <AfterImport newPosts={newPosts} batchStartedAt={batchStartedAt} />}
+          {!busy && added + updated > 0 && <AfterImport added={added} updated={updated} batchStartedAt={batchStartedAt} />}
         </section>
       )}
       <section className="panel" aria-labelledby="h-hist">

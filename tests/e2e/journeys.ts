@@ -342,6 +342,14 @@ export const JOURNEYS: Journey[] = [
       const p = admin(ctx)
       await p.goto(`${ctx.url}/settings`)
       await p.locator('.tab-panel .panel, .tab-panel .state').first().waitFor()
+      // Said as it is: secrets.json is a 0600 file, not an encrypted one; there is no claude command here
+      // (tests/e2e/run.ts points SHEAF_CLAUDE_PATH nowhere), so the CLI is not "signed in".
+      await p.locator('[data-claude-cli]', { hasText: /\w/ }).waitFor()
+      const store = await text(p, '[data-secret-store]')
+      assert(/only your account can read/.test(store) && !/encrypted file/i.test(store), `the secret store is named as it is (${store})`)
+      const cli = await text(p, '[data-claude-cli]')
+      assert(/^Not found on this computer/.test(cli) && !/signed in;/i.test(cli), `the Claude CLI is not shown signed in without a claude command (${cli})`)
+      assert(/^Built-in local analysis/.test(await text(p, '[data-analysis]')), 'the built-in local analysis is named as such')
       await shootBoth(p, 'settings-ai')
       await p.getByRole('tab', { name: 'Sharing' }).click()
       await p.locator('.tab-panel .panel, .tab-panel .state').first().waitFor()
