@@ -100,7 +100,23 @@ export function createImporter(deps: ImportDeps) {
   const offThreadMinBytes = deps.offThreadMinBytes ?? OFF_THREAD_MIN_BYTES
   let queue: Promise<unknown> = Promise.resolve()
 
+  /** A whole-file refusal names the file: "bookmarks.json: not valid JSON at line 1, column 17." */
+  const named = (fileName: string, e: unknown): unknown => {
+    if (!(e instanceof AppError) || e.code !== 'VALIDATION_ERROR' || !fileName) return e
+    const body = e.message.replace(/^(This|The) file is /, '').replace(/^(This|The) file /, 'the file ')
+    const lower = /^[A-Z][a-z]/.test(body) ? body.charAt(0).toLowerCase() + body.slice(1) : body
+    return new AppError('VALIDATION_ERROR', `${fileName}: ${lower}`, e.details)
+  }
+
   async function run(req: ImportRequest): Promise<LibraryImportResult> {
+    try {
+      return await runNamed(req)
+    } catch (e) {
+      throw named(req.fileName, e)
+    }
+  }
+
+  async function runNamed(req: ImportRequest): Promise<LibraryImportResult> {
     const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes })
     const r: Run = {
       result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },

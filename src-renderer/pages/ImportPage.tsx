@@ -34,6 +34,12 @@ function UploadRow({ u }: { u: Upload }) {
         <progress max={1} value={u.status === 'processing' ? undefined : u.progress} aria-label={`Upload of ${u.name}`} />
       )}
       {u.error && <p className="form-error" role="alert">{u.error}</p>}
+      {u.formats && (
+        <details className="formats-help">
+          <summary>Which files can Sheaf read?</summary>
+          <ul>{u.formats.split('; ').map((f) => <li key={f}>{f}</li>)}</ul>
+        </details>
+      )}
       {r && (
         <>
           <dl className="result-figures">

@@ -10,6 +10,8 @@ export interface Upload {
   status: 'queued' | 'uploading' | 'processing' | 'done' | 'failed'
   result: ImportResult | null
   error: string | null
+  /** The formats Sheaf reads, sent with a refusal of a file it cannot read (for the help list). */
+  formats: string | null
 }
 
 interface ImportsState {
@@ -46,7 +48,8 @@ export const useImportsStore = create<ImportsState>((set, get) => {
         patch(next.id, { status: 'done', progress: 1, result })
         if (result.imported + result.updated > 0) changed = true
       } catch (e) {
-        patch(next.id, { status: 'failed', error: (e as Error).message })
+        const details = (e as { details?: { formats?: unknown } }).details
+        patch(next.id, { status: 'failed', error: (e as Error).message, formats: typeof details?.formats === 'string' ? details.formats : null })
       } finally {
         files.delete(next.id)
       }
@@ -61,11 +64,12 @@ export const useImportsStore = create<ImportsState>((set, get) => {
     batchStartedAt: 0,
     add(list) {
       const accepted = list.filter((f) => f.size > 0)
-      if (accepted.length < list.length) toast('Empty files were skipped.', 'warning')
+      const empty = list.filter((f) => f.size === 0).map((f) => f.name)
+      if (empty.length > 0) toast(`Skipped ${empty.length === 1 ? 'an empty file' : `${empty.length} empty files`} (0 bytes): ${empty.join(', ')}.`, 'warning')
       const ups = accepted.map((f) => {
         const id = ++seq
         files.set(id, f)
-        return { id, name: f.name, size: f.size, progress: 0, status: 'queued' as const, result: null, error: null }
+        return { id, name: f.name, size: f.size, progress: 0, status: 'queued' as const, result: null, error: null, formats: null }
       })
       set((s) => ({ uploads: [...ups, ...s.uploads].slice(0, 50) }))
       void drain()

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -123,6 +123,20 @@ export const JOURNEYS: Journey[] = [
       await p.locator('input[type=file]').setInputFiles(big)
       await p.locator('.upload-done').nth(2).waitFor({ timeout: 60_000 })
       await shootBoth(p, 'import')
+      // Files it cannot read: each refusal names the file and says what is wrong with it.
+      const odd = mkdtempSync(join(tmpdir(), 'sheaf-e2e-odd-'))
+      writeFileSync(join(odd, 'notes.txt'), 'Remember to buy milk.\n')
+      writeFileSync(join(odd, 'bookmarks.json'), '{"bookmarks": [}')
+      writeFileSync(join(odd, 'empty.json'), '')
+      await dropFiles(p, [join(odd, 'notes.txt'), join(odd, 'bookmarks.json'), join(odd, 'empty.json')])
+      await p.getByText('Skipped an empty file (0 bytes): empty.json.').waitFor()
+      await p.locator('.upload-failed').nth(1).waitFor({ timeout: 30_000 })
+      const refusals = await p.locator('.upload-failed .form-error').allInnerTexts()
+      assert(refusals.includes('bookmarks.json: not valid JSON at line 1, column 16.'), `invalid JSON is placed (${refusals})`)
+      assert(refusals.some((r) => /^notes\.txt: not an export: .*Sheaf reads X archives/.test(r)), `a text file is not an export (${refusals})`)
+      assert(refusals.every((r) => !/id_str|full_text/.test(r)), 'no field names of the code in the refusals')
+      await p.locator('.upload-failed').first().getByText('Which files can Sheaf read?').click()
+      await p.locator('.upload-failed').first().screenshot({ path: join(SHOTS, 'import-refused-light.png') })
     },
   },
   {
@@ -385,6 +399,10 @@ export const JOURNEYS: Journey[] = [
       await shootBoth(p, 'dashboard-member')
       await p.goto(`${ctx.url}/settings`)
       await p.getByRole('heading', { name: 'Not available for your role' }).waitFor()
+      const refusal = await p.locator('.state, .empty-state').filter({ hasText: 'Not available for your role' }).first().innerText()
+      assert(/Only admins can change settings\. As a member you can search, export/.test(refusal) && !/settings:manage/.test(refusal),
+        `the refusal says what the member can do instead, in words (${refusal})`)
+      await shootBoth(p, 'forbidden-member')
       await p.goto(`${ctx.url}/library`)
       await p.locator('.post-card input[type=checkbox]').first().waitFor()
     },

@@ -90,7 +90,10 @@ describe('access by endpoint (spec section 5)', () => {
             expect(res.status, JSON.stringify(res.body)).toBeLessThan(500)
           } else {
             expect(res.status).toBe(403)
-            expect(res.body).toEqual({ error: expect.stringContaining(`Your role (${role})`), code: 'FORBIDDEN' })
+            expect(res.body).toEqual({ error: expect.stringContaining(`As a ${role} you can `), code: 'FORBIDDEN' })
+            // Plain words: what only whom can do, never the permission's code ("settings:manage").
+            expect(res.body.error).toMatch(/^Only (members and admins|admins) can /)
+            expect(res.body.error).not.toMatch(/\b[a-z]+:[a-z]+\b/)
           }
         })
       }

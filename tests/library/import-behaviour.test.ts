@@ -79,7 +79,7 @@ describe.skipIf(!hasSharedFixtures)('import behaviour', () => {
     const res = await upload(c.admin, { name: 'notes.txt', content: 'hello, this is not an export' })
     expect(res.status).toBe(400)
     expect(res.body.code).toBe('VALIDATION_ERROR')
-    expect(res.body.error).toMatch(/Accepted formats/)
+    expect(res.body.error).toMatch(/^notes\.txt: not an export: .* Sheaf reads X archives/)
     const broken = await upload(c.admin, { name: 'b.json', content: '{"data": {"bookmark_timeline_v2": {"timeline": {"instructions": [' })
     expect(broken.status).toBe(400)
     expect(broken.body.code).toBe('VALIDATION_ERROR')

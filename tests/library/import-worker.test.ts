@@ -108,7 +108,9 @@ describe('import parsed on a worker thread', () => {
       throw broken
     }
     const { db, lib } = library(WORKER)
-    expect(await failure(lib.importStream({ input: upload(), fileName: 'u.json', userId: null }))).toBe(broken)
+    // The same error, naming the file.
+    expect(await failure(lib.importStream({ input: upload(), fileName: 'u.json', userId: null })))
+      .toMatchObject({ code: 'VALIDATION_ERROR', message: 'u.json: the upload broke off: aborted', details: { field: 'file' } })
     expect(contents(db)).toMatchObject({ bookmarks: [], history: [] })
     // the importer is free again
     expect(await lib.importStream({ input: bytesOf(bytes), fileName: 'b.json', userId: null })).toMatchObject({ imported: 3000 })
@@ -130,7 +132,7 @@ describe('import parsed on a worker thread', () => {
         closeDatabase(db)
       }
       expect(seen[0].code).toBe('VALIDATION_ERROR')
-      expect(seen[0].message).toMatch(input === bad ? /not valid JSON.*line 1, column \d+/ : /not an export Sheaf can read/)
+      expect(seen[0].message).toMatch(input === bad ? /not valid JSON.*line 1, column \d+/ : /not an export: neither JSON nor an export's CSV/)
       expect(seen[1]).toEqual(seen[0])
     }
   })
