@@ -37,6 +37,8 @@ export interface Pipeline {
   start(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult>
   /** The running job, else the last one; null before the first. */
   current(): PipelineJob | null
+  /** Runs asked for that have not started yet (queued starts, posts imported during a run, a hand-over under way). */
+  waiting(): number
   job(jobId: string): PipelineJob
   /** Current state first, then live events until `complete`. `live` is false when no job runs. */
   watch(onEvent: (ev: PipelineEvent) => void): { initial: PipelineEvent; live: boolean; stop(): void }
@@ -78,6 +80,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const images = deps.images ?? createImageTools()
   let active: { job: JobRecord; abort: AbortController; done: Promise<void> } | null = null
   let closed = false
+  /** Runs being started right after the previous one ended (see launch's finally). */
+  let handing = 0
 
   const toView = (j: JobRecord): PipelineJob => {
     const running = j.status === 'running' || j.status === 'cancelling'
@@ -153,22 +157,23 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         await (runner as LocalRunner | null)?.close().catch(() => {})
         await (provider as AiProvider | null)?.close?.().catch(() => {})
         active = null
-        const next = closed ? undefined : queued.shift()
-        if (next) {
-          void start(next.body, next.userId).catch((e) => {
-            log.error('a queued pipeline run failed to start', e)
-            const last = latestJob(db)
-            hub.publish({ stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 })
-          })
+        const failed = (what: string) => (e: unknown) => {
+          log.error(what, e)
+          const last = latestJob(db)
+          hub.publish({ stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 })
         }
+        const starts: Array<Promise<unknown>> = []
+        const next = closed ? undefined : queued.shift()
+        if (next) starts.push(start(next.body, next.userId).catch(failed('a queued pipeline run failed to start')))
         if (!closed && pendingImported.size > 0) {
           const ids = [...pendingImported]
           pendingImported.clear()
-          void start({ bookmarkIds: ids }, null).catch((e) => {
-            log.error('auto-run after import failed', e)
-            const last = latestJob(db)
-            hub.publish({ stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 })
-          })
+          starts.push(start({ bookmarkIds: ids }, null).catch(failed('auto-run after import failed')))
+        }
+        // Until the next run exists, the pipeline is handing over: watchers stay on, and it counts as waiting.
+        if (starts.length > 0) {
+          handing++
+          void Promise.allSettled(starts).then(() => handing--)
         }
       }
     })().catch((e) => log.error(`pipeline job ${job.id}: unexpected error`, e))
@@ -232,9 +237,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (!j) throw new AppError('NOT_FOUND', `No pipeline job ${jobId}.`)
       return toView(j)
     },
+    waiting: () => queued.length + (pendingImported.size > 0 ? 1 : 0) + handing,
     watch(onEvent) {
-      if (active) {
-        const initial = hub.latest() ?? { stage: 'entity_extraction' as const, progress: 0, current: 0, total: active.job.total }
+      if (active || handing > 0) {
+        const initial = hub.latest() ?? { stage: 'entity_extraction' as const, progress: 0, current: 0, total: active?.job.total ?? 0 }
         const stop = hub.subscribe(onEvent)
         return { initial, live: initial.stage !== 'complete', stop }
       }

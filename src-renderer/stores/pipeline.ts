@@ -68,8 +68,9 @@ export const usePipelineStore = create<PipelineState>((set, get) => ({
     if (get().status === 'loading') return
     set({ status: 'loading' })
     try {
-      const job = await api.fetchJob()
-      const running = !!job && (job.status === 'running' || job.status === 'cancelling')
+      const { job, next } = await api.fetchPipelineState()
+      // A run about to start after this one (queued, or for posts imported meanwhile) counts as running.
+      const running = (!!job && (job.status === 'running' || job.status === 'cancelling')) || next > 0
       // Live figures (with their rates) are kept while the stream feeds them; otherwise the job's own.
       const live = running && get().running && source !== null
       set({ job, status: 'ready', running, error: null, ...(live || !job ? {} : { stages: stagesFromJob(job), stage: running ? job.stage : 'complete' }) })

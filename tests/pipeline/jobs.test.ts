@@ -92,8 +92,9 @@ describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
       jobId: auto.jobId, status: 'queued', totalBookmarks: 20,
       message: `Redoing all posts will start as soon as the automatic run after an import (job ${auto.jobId.slice(0, 8)}) finishes.`,
     })
-    // Asked twice, queued once.
+    // Asked twice, queued once; the answer for the current job says a run waits after it.
     expect((await admin.post('/api/categorize', { force: true })).body.status).toBe('queued')
+    expect((await admin.get('/api/categorize')).body).toMatchObject({ job: { jobId: auto.jobId, status: 'running' }, next: 1 })
 
     fake.script = null
     const seen: unknown[] = []
@@ -200,7 +201,7 @@ describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
   it('streams stage events whose shape matches the spec, and answers JSON without the Accept header', async () => {
     const t = await open()
     const admin = await library(t)
-    expect((await admin.get('/api/categorize')).body).toEqual({ job: null })
+    expect((await admin.get('/api/categorize')).body).toEqual({ job: null, next: 0 })
     await admin.post('/api/categorize', {})
     const { events } = await readStream(admin)
     for (const e of events) {
