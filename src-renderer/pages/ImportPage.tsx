@@ -5,7 +5,7 @@ import { PageHeader } from '../components/Feedback.tsx'
 import { Icon } from '../components/Icon.tsx'
 import { fmtBytes, fmtDate, fmtNumber } from '../lib/format.ts'
 import { STAGE_LABELS } from '../lib/stages.ts'
-import { useImportsStore, type Upload } from '../stores/imports.ts'
+import { NEW_POSTS_URL, useImportsStore, type Upload } from '../stores/imports.ts'
 import { usePipelineStore } from '../stores/pipeline.ts'
 import { navigate } from '../stores/router.ts'
 import { useCan } from '../stores/session.ts'
@@ -108,7 +108,7 @@ function AfterImport({ added, updated, batchStartedAt }: { added: number; update
         <p role="status"><strong>{[added ? `${fmtNumber(added)} new ${added === 1 ? 'post' : 'posts'}` : '', updated ? `${fmtNumber(updated)} updated` : ''].filter(Boolean).join(', ')}.</strong> {line}</p>
       </div>
       <div className="callout-actions">
-        <button type="button" className="btn" onClick={() => navigate('/library')}>Open the library</button>
+        <button type="button" className="btn" onClick={() => navigate(NEW_POSTS_URL)}>{added > 0 ? 'Show the new posts' : 'Open the library'}</button>
         {action}
       </div>
     </div>

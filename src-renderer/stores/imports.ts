@@ -1,6 +1,10 @@
 import { create } from 'zustand'
 import { uploadExport, type ImportResult } from '../api/import.ts'
+import { navigate } from './router.ts'
 import { toast } from './toast.ts'
+
+/** The library with the most recently imported posts first. */
+export const NEW_POSTS_URL = '/library?sort=imported'
 
 export interface Upload {
   id: number
@@ -39,6 +43,7 @@ export const useImportsStore = create<ImportsState>((set, get) => {
     if (get().busy) return
     set({ busy: true, batchStartedAt: Date.now() })
     let changed = false
+    let added = 0
     for (;;) {
       const next = get().uploads.find((u) => u.status === 'queued')
       if (!next) break
@@ -47,6 +52,7 @@ export const useImportsStore = create<ImportsState>((set, get) => {
         const result = await uploadExport(files.get(next.id)!, (f) => patch(next.id, { progress: f, status: f >= 1 ? 'processing' : 'uploading' }))
         patch(next.id, { status: 'done', progress: 1, result })
         if (result.imported + result.updated > 0) changed = true
+        added += result.imported
       } catch (e) {
         const details = (e as { details?: { formats?: unknown } }).details
         patch(next.id, { status: 'failed', error: (e as Error).message, formats: typeof details?.formats === 'string' ? details.formats : null })
@@ -56,6 +62,11 @@ export const useImportsStore = create<ImportsState>((set, get) => {
     }
     set({ busy: false })
     if (changed) for (const l of listeners) l()
+    // The new posts are one click away, and the toast says so.
+    if (added > 0) {
+      toast(`${added.toLocaleString()} new ${added === 1 ? 'post' : 'posts'} in your library.`, 'success',
+        { label: 'Show them', run: () => navigate(NEW_POSTS_URL) })
+    }
   }
 
   return {

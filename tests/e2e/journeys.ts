@@ -123,6 +123,15 @@ export const JOURNEYS: Journey[] = [
       await p.locator('input[type=file]').setInputFiles(big)
       await p.locator('.upload-done').nth(2).waitFor({ timeout: 60_000 })
       await shootBoth(p, 'import')
+      // The new posts are one click away, and a toast says so: "Show them" opens the library with them first.
+      const toastBox = p.locator('.toast', { hasText: `${LIBRARY_SIZE} new posts in your library.` })
+      await toastBox.waitFor()
+      await toastBox.screenshot({ path: join(SHOTS, 'import-toast-light.png') })
+      await toastBox.getByRole('button', { name: 'Show them' }).click()
+      await p.waitForURL(/\/library\?sort=imported/)
+      const newest = await p.evaluate(async () => ((await (await fetch('/api/bookmarks?sort=imported&limit=1', { headers: { 'X-Sheaf-Request': '1' } })).json()) as { bookmarks: Array<{ id: number }> }).bookmarks[0].id)
+      await p.locator(`.post-card a[href="/post/${newest}"]`).first().waitFor()
+      await p.goto(`${ctx.url}/import`)
       // Files it cannot read: each refusal names the file and says what is wrong with it.
       const odd = mkdtempSync(join(tmpdir(), 'sheaf-e2e-odd-'))
       writeFileSync(join(odd, 'notes.txt'), 'Remember to buy milk.\n')
