@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
-import { assert, dropFiles, expectNoA11yIssues, fixture, routeExists, SHOTS, shootBoth, skip } from './support.ts'
+import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
 
 export interface Ctx {
   url: string
@@ -320,15 +320,35 @@ export const JOURNEYS: Journey[] = [
     name: 'search: natural language with reasons, understood chips, command palette',
     async run(ctx) {
       const p = admin(ctx)
-      await p.goto(`${ctx.url}/`)
-      if (!(await routeExists(p, '/api/search/quick?q=a'))) skip('the search routes are not on the server yet')
       await p.goto(`${ctx.url}/search`)
       await shootBoth(p, 'search-empty')
       await p.fill('#ai-q', 'posts with images about design')
       await p.keyboard.press('Enter')
       await p.locator('.result').first().waitFor({ timeout: 20_000 })
       assert((await text(p, '.result .reason')).length > 3, 'each result gives a reason')
+      // In the order of the relevance shown, with reasons in words (the figures are on hover only).
+      const shown = (await p.locator('.result .relevance-num').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')))
+      assert(shown.length > 1 && shown.every((v, i) => i === 0 || v <= shown[i - 1]), `results in the order of their relevance (${shown})`)
+      const reasons = await p.locator('.result .reason').allInnerTexts()
+      assert(reasons.every((r) => !/\d\.\d/.test(r)), `no raw numbers in reasons (${reasons.slice(0, 3)})`)
       await shootBoth(p, 'search')
+      // A typo that finds nothing is read as the closest word, said so, with the word as typed one click away.
+      await p.fill('#ai-q', 'sourdogh bread')
+      await p.keyboard.press('Enter')
+      const fix = p.locator('.search-correction')
+      await fix.waitFor({ timeout: 20_000 })
+      assert(/^Showing results for sourdough — search for sourdogh instead$/.test((await fix.innerText()).trim()), `the correction line (${await fix.innerText()})`)
+      await fix.screenshot({ path: join(SHOTS, 'search-correction-light.png') })
+      await fix.getByRole('button', { name: 'sourdogh' }).click()
+      await p.waitForURL((u) => u.searchParams.get('q') === '"sourdogh" bread')
+      await p.locator('.result-count').waitFor()
+      assert((await fix.count()) === 0, 'the word as typed is searched as typed')
+      // A real word is never rewritten, even when no post says it.
+      await p.fill('#ai-q', 'funny posts')
+      await p.keyboard.press('Enter')
+      await p.waitForURL((u) => u.searchParams.get('q') === 'funny posts')
+      await p.locator('.result-count').waitFor()
+      assert((await fix.count()) === 0, '"funny" is not read as another word')
       await p.keyboard.press('Control+k')
       await p.locator('.palette-input input').fill('design')
       await p.locator('.palette-item[id^="pal-post-"]').first().waitFor()
