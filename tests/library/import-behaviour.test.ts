@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
+import { describeIf } from '../support/skip.ts'
 
 const fx = (p: string) => sharedFixture('exports', p)
 
-describe.skipIf(!hasSharedFixtures)('import behaviour', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('import behaviour', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   beforeAll(async () => {
@@ -112,7 +113,7 @@ describe.skipIf(!hasSharedFixtures)('import behaviour', () => {
   })
 })
 
-describe.skipIf(!hasSharedFixtures)('import size limit', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('import size limit', () => {
   let t: TestServer
   beforeAll(async () => {
     t = await startTestServer({ config: { importLimitBytes: 20_000 } })

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { zPipelineEvent } from '../../src-shared/schemas/pipeline.ts'
 import { assignCategory, unassignCategory } from '../../src-main/store/index.ts'
 import { fakeOpenAi, goodAnalysis, postsInPrompt, type FakeServer } from '../ai/providers/fake-servers.ts'
@@ -9,6 +9,7 @@ import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { importFile, readStream, waitFor } from './helpers.ts'
+import { describeIf } from '../support/skip.ts'
 
 const FILE = sharedFixture('exports/graphql/twscrape_raw_search.json')
 const count = (t: TestServer, sql: string, ...args: unknown[]) => t.sheaf.db.$client.prepare(sql).pluck().get(...args) as number
@@ -23,7 +24,7 @@ async function library(t: TestServer): Promise<Client> {
 const useFake = (admin: Client, fake: FakeServer) =>
   admin.put('/api/settings', { provider: 'openai', target: 'openai', baseUrl: fake.url, model: 'gpt-4o-mini' })
 
-describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('pipeline jobs', () => {
   let fake: FakeServer
   const servers: TestServer[] = []
   const open = async (opts: Parameters<typeof startTestServer>[0] = {}) => {

@@ -4,6 +4,7 @@ import { DEFAULT_CATEGORIES } from '../../../src-shared/categories.ts'
 import { zKnowledge } from '../../../src-shared/schemas/bookmarks.ts'
 import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { makePost } from './make-post.ts'
+import { describeIf } from '../../support/skip.ts'
 
 const categories = DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 }))
 
@@ -51,7 +52,7 @@ describe('relatedByVectors', () => {
   })
 })
 
-describe.skipIf(!hasFixtures)('analyzePostLocal on every real post', () => {
+describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('analyzePostLocal on every real post', () => {
   it('gives each a valid record, and the library a compact tag vocabulary', () => {
     const posts = [...readFixturePosts(), ...readFlatExcerpt()]
     const vocab = createTagVocabulary()
