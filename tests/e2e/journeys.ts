@@ -467,6 +467,14 @@ export const JOURNEYS: Journey[] = [
       await p.goto(`${ctx.url}/categories`)
       await p.locator('.cat-card').first().waitFor()
       assert((await p.getByRole('button', { name: 'New category' }).count()) === 0, 'viewers cannot manage categories')
+      // The admin's list now shows both invites as used, with when they were used (not an "expiry" of today).
+      const a = admin(ctx)
+      await a.goto(`${ctx.url}/settings?tab=users`)
+      await a.locator('.pill-used').nth(1).waitFor()
+      const used = await a.locator('tr:has(.pill-used) [data-invite-when]').allInnerTexts()
+      assert(used.length === 2 && used.every((w) => /^used /.test(w)), `used invites say when they were used (${used})`)
+      const active = await a.locator('tr:has(.pill-active) [data-invite-when]').allInnerTexts()
+      assert(active.every((w) => /^expires in /.test(w)), `active invites say when they expire (${active})`)
     },
   },
   {
