@@ -366,6 +366,30 @@ export const JOURNEYS: Journey[] = [
       await p.locator('.mm-cat:not([aria-label$="· 0 posts"])').first().focus()
       await p.keyboard.press('Enter')
       await p.locator('.mm-post').first().waitFor()
+      await p.locator('.mm-loading').waitFor({ state: 'detached' })
+      await p.waitForTimeout(200)
+      // Every post has a label, every node and label is on the canvas, and no label is covered by a node.
+      const check = await p.evaluate(`(() => {
+        const svg = document.querySelector('svg.mindmap').getBoundingClientRect()
+        const inside = (r) => r.left >= svg.left - 1 && r.right <= svg.right + 1 && r.top >= svg.top - 1 && r.bottom <= svg.bottom + 1
+        const posts = document.querySelectorAll('.mm-post').length
+        const postLabels = [...document.querySelectorAll('.mm-post-label')]
+        const off = [...document.querySelectorAll('.mm-post circle, .mm-cat circle, .mm-post-label, .mm-cat-label')].filter((el) => !inside(el.getBoundingClientRect())).length
+        // Labels ignore the pointer (clicks reach the nodes); made hittable for a moment, the topmost
+        // thing at a label's first letters must be the label itself, never a node drawn over it.
+        const layer = document.querySelector('.mm-labels')
+        layer.style.pointerEvents = 'auto'
+        const covered = [...document.querySelectorAll('.mm-cat-label')].filter((el) => {
+          const r = el.getBoundingClientRect()
+          const hit = document.elementFromPoint(r.left + Math.min(12, r.width / 2), r.top + r.height / 2)
+          return hit && hit.closest('.mm-cat, .mm-post')
+        }).length
+        layer.style.pointerEvents = ''
+        return { posts, labelled: postLabels.filter((l) => l.textContent.trim().length > 0).length, off, covered }
+      })()`) as { posts: number; labelled: number; off: number; covered: number }
+      assert(check.posts > 0 && check.labelled === check.posts, `every expanded post is labelled (${JSON.stringify(check)})`)
+      assert(check.off === 0, `nothing runs off the canvas (${JSON.stringify(check)})`)
+      assert(check.covered === 0, `no category label hides behind a node (${JSON.stringify(check)})`)
       await shootBoth(p, 'mindmap')
       await p.locator('.mm-post').first().click({ force: true })
       await p.waitForURL(/\/post\/\d+/)

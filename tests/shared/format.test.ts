@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtMonth, initials, monthSeries } from '../../src-renderer/lib/format.ts'
+import { fmtMonth, initials, monthSeries } from '../../src-shared/display.ts'
 
 describe('avatar initials', () => {
   it('are whole characters: an emoji or a flag never yields half a character', () => {
