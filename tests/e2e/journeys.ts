@@ -157,6 +157,13 @@ export const JOURNEYS: Journey[] = [
       const posts = Number((await text(p, '.figure .figure-value')).replace(/\D/g, ''))
       assert(posts > 50, `the dashboard counts the imported posts (${posts})`)
       await p.locator('.timechart svg rect').first().waitFor()
+      // Month labels carry the full year ("Oct 2017", never "Oct 17", which reads as a date), and every
+      // month of the range has its column, empty ones too.
+      const axis = await p.locator('.timechart .axis-label').allTextContents()
+      assert(axis.length > 0 && axis.every((t) => /^\D+ (19|20)\d\d$/.test(t.trim())), `month labels with the year (${axis})`)
+      const months = await p.locator('.timechart table th').allTextContents()
+      const idx = months.map((m) => { const d = new Date(`1 ${m.trim()}`); return d.getFullYear() * 12 + d.getMonth() })
+      assert(idx.every((v, i) => i === 0 || v === idx[i - 1] + 1), `no month is missing from the axis (${months.slice(0, 6)}…)`)
       await p.getByRole('heading', { name: 'Last import' }).waitFor()
       await shootBoth(p, 'dashboard', { fullPage: true })
     },
