@@ -31,9 +31,39 @@ export type Action = keyof typeof PERMISSIONS
 export const can = (role: Role, action: Action): boolean =>
   (PERMISSIONS[action] as readonly Role[]).includes(role)
 
-/** A sentence a person can act on, for 403 responses and disabled controls. */
+/** What each action lets a person do, in words for refusals ("Only admins can change settings"). */
+export const ACTION_WORDS: Record<Action, string> = {
+  'bookmarks:read': 'read the library',
+  'bookmarks:edit': 'change posts (their categories)',
+  'bookmarks:delete': 'delete posts',
+  'notes:write': 'write notes on posts',
+  'categories:read': 'see the categories',
+  'categories:manage': 'create, rename, merge or delete categories',
+  'stats:read': 'see the statistics',
+  'mindmap:read': 'open the mind map',
+  'search:use': 'use search',
+  'export:use': 'export the library',
+  'pipeline:read': 'watch the pipeline',
+  'pipeline:run': 'run the pipeline',
+  'import:use': 'import files',
+  'settings:manage': 'change settings',
+  'users:manage': 'manage people and invites',
+  'media:read': 'see images',
+}
+
+/** What a role can do, for "…; as a member you can …". */
+export const ROLE_CAN: Record<Role, string> = {
+  viewer: 'read the library, its statistics and the mind map',
+  member: 'search, export, put posts in categories, write notes and run the pipeline',
+  admin: 'do everything',
+}
+
+/**
+ * A sentence a person can act on, for 403 responses and disabled controls: what only whom can do,
+ * what this person can do instead, and whom to ask. No permission codes.
+ */
 export const forbiddenMessage = (role: Role, action: Action): string => {
   const allowed = PERMISSIONS[action] as readonly Role[]
-  const who = allowed.length === 1 ? `an ${allowed[0]}` : allowed.map((r) => `${r}s`).join(' and ')
-  return `Your role (${role}) cannot do this (${action}); only ${who} can. Ask an admin to change your role.`
+  const who = allowed.map((r) => `${r}s`).join(' and ')
+  return `Only ${who} can ${ACTION_WORDS[action]}. As a ${role} you can ${ROLE_CAN[role]}; an admin can change your role.`
 }

@@ -73,7 +73,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // onImported (ids of new and changed posts): index them for search now, and auto-run the pipeline.
     const library = createLibrary({ db, clock, onImported: (ids) => {
       search.kick()
-      pipeline.onImported(ids)
+      return pipeline.onImported(ids)
     }, onCategoriesChanged: () => pipeline.categoriesChanged() })
     // Capabilities are created here and their routes listed below, one line each.
     // Resolved per search from the current settings; the local provider has no model to rerank with.

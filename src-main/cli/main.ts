@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isAppError } from '../../src-shared/errors.ts'
+import { ensureUiBuilt } from './build-ui.ts'
 import { registerImportCommand, registerInviteCommands, registerSecretCommands, registerUserCommands } from './commands.ts'
 
-const BUILT_UI = join(dirname(fileURLToPath(import.meta.url)), '../../out/renderer')
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..')
+const BUILT_UI = join(ROOT, 'out/renderer')
 
 export function buildProgram(): Command {
   const program = new Command('sheaf')
@@ -20,10 +22,13 @@ export function buildProgram(): Command {
     .option('--no-ui', 'serve the API only')
     .option('--lan', 'also share on the home network over HTTPS for this run (see docs/lan.md)')
     .action(async (o: { host?: string; port?: number; ui: boolean; lan?: boolean }, cmd: Command) => {
-      const uiDir = o.ui ? (process.env.SHEAF_UI_DIR ?? (existsSync(BUILT_UI) ? BUILT_UI : null)) : null
+      // SHEAF_UI_DIR names a UI built elsewhere; without it, a source checkout builds its own when missing.
+      const built = () => ensureUiBuilt(ROOT, (line) => process.stderr.write(`${line}\n`))
+      const uiDir = o.ui ? (process.env.SHEAF_UI_DIR ?? (built() ? BUILT_UI : null)) : null
       const { serve } = await import('../app/index.ts')
       const { sheaf, server } = await serve({ host: o.host, port: o.port, dataDir: cmd.optsWithGlobals().dataDir, uiDir })
-      if (!uiDir && o.ui) sheaf.log.warn('the UI is not built (run `npm run build:web`); serving the API only')
+      if (!uiDir && o.ui) sheaf.log.warn('the UI could not be built (run `npm run build:web` to see why); serving the API only')
+      else if (uiDir && !existsSync(join(uiDir, 'index.html'))) sheaf.log.warn(`no built UI in ${uiDir} (SHEAF_UI_DIR); serving the API only`)
       const lan = o.lan
         ? await sheaf.lan.start().catch(async (e: Error) => {
           await server.close()

@@ -1,6 +1,6 @@
 import { AppError } from '../../src-shared/errors.ts'
 import { IMPORT_FORMATS, type ImportFormat } from '../../src-shared/schemas/posts.ts'
-import { acceptedFormatsText, detectFormat } from './detect.ts'
+import { acceptedFormatsText, detectFormat, whyNotAnExport } from './detect.ts'
 import { archiveFileItems, archiveKind, archiveZipItems } from './formats/x-archive.ts'
 import { flatOutcome } from './formats/flat-fetch.ts'
 import { createSheafReader } from './formats/sheaf.ts'
@@ -51,7 +51,7 @@ const postIdOf = (v: unknown): string | null => {
  */
 export async function parseExport(input: ExportInput, _opts: ParseOptions = {}): Promise<ParsedExport> {
   const src = await openSource(input)
-  if (src.head.length === 0) throw new AppError('VALIDATION_ERROR', 'The file is empty.')
+  if (src.head.length === 0) throw new AppError('VALIDATION_ERROR', 'The file is empty (0 bytes).')
   const format = detectFormat(src.head)
   if (!format) {
     const kind = archiveKind(new TextDecoder().decode(src.head.subarray(0, 200)))
@@ -59,8 +59,9 @@ export async function parseExport(input: ExportInput, _opts: ParseOptions = {}):
       throw new AppError('VALIDATION_ERROR',
         'This X archive file holds no posts; import data/tweets.js, data/like.js or the whole archive .zip.', { accepted: [...IMPORT_FORMATS] })
     }
-    throw new AppError('VALIDATION_ERROR',
-      `This file is not an export Sheaf can read. Accepted formats: ${acceptedFormatsText()}.`, { accepted: [...IMPORT_FORMATS] })
+    const why = whyNotAnExport(new TextDecoder().decode(src.head), src.complete)
+    throw new AppError('VALIDATION_ERROR', `This file is ${why.reason}.`,
+      { ...why.details, accepted: [...IMPORT_FORMATS], formats: acceptedFormatsText() })
   }
   const head = new TextDecoder().decode(src.head).replace(/^\uFEFF/, '')
   const n = new Numberer()

@@ -21,7 +21,7 @@ export interface ImportDeps {
   db: Db
   clock: () => number
   /** Called after a successful import with the ids of new posts and posts whose content changed. */
-  onImported?: (ids: number[]) => void
+  onImported?: (ids: number[]) => void | Promise<void>
   /** Files at least this large are parsed off-thread (default 2 MiB; tests set 0 to always use the worker). */
   offThreadMinBytes?: number
 }
@@ -100,7 +100,23 @@ export function createImporter(deps: ImportDeps) {
   const offThreadMinBytes = deps.offThreadMinBytes ?? OFF_THREAD_MIN_BYTES
   let queue: Promise<unknown> = Promise.resolve()
 
+  /** A whole-file refusal names the file: "bookmarks.json: not valid JSON at line 1, column 17." */
+  const named = (fileName: string, e: unknown): unknown => {
+    if (!(e instanceof AppError) || e.code !== 'VALIDATION_ERROR' || !fileName) return e
+    const body = e.message.replace(/^(This|The) file is /, '').replace(/^(This|The) file /, 'the file ')
+    const lower = /^[A-Z][a-z]/.test(body) ? body.charAt(0).toLowerCase() + body.slice(1) : body
+    return new AppError('VALIDATION_ERROR', `${fileName}: ${lower}`, e.details)
+  }
+
   async function run(req: ImportRequest): Promise<LibraryImportResult> {
+    try {
+      return await runNamed(req)
+    } catch (e) {
+      throw named(req.fileName, e)
+    }
+  }
+
+  async function runNamed(req: ImportRequest): Promise<LibraryImportResult> {
     const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes })
     const r: Run = {
       result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },
@@ -145,7 +161,7 @@ export function createImporter(deps: ImportDeps) {
       parsed.close()
     }
     if (r.result.imported + r.result.updated > 0) optimize(db)
-    if (r.changed.length > 0) deps.onImported?.(r.changed)
+    if (r.changed.length > 0) await deps.onImported?.(r.changed)
     return r.result
   }
 

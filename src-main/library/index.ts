@@ -14,7 +14,7 @@ export interface LibraryDeps {
   db: Db
   clock: () => number
   /** "Auto-run after import": receives the ids of new posts and posts whose content changed. */
-  onImported?: (ids: number[]) => void
+  onImported?: (ids: number[]) => void | Promise<void>
   /** A person assigned or removed a post's category (the categories of the rest are re-scored). */
   onCategoriesChanged?: () => void
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */

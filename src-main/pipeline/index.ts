@@ -11,7 +11,7 @@ import {
 } from '../store/index.ts'
 import type { ImageTools } from './context.ts'
 import { retryBusy, waitForWriters } from './db-guard.ts'
-import { createEventHub } from './events.ts'
+import { createEventHub, type EventHub } from './events.ts'
 import { createImageTools } from './image-tools.ts'
 import { runJob } from './job-runner.ts'
 import { createRescorer, type RescoreStatus } from './rescore.ts'
@@ -39,14 +39,19 @@ export interface Pipeline {
   start(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult>
   /** The running job, else the last one; null before the first. */
   current(): PipelineJob | null
+  /** Runs asked for that have not started yet (queued starts, posts imported during a run, a hand-over under way). */
+  waiting(): number
   job(jobId: string): PipelineJob
   /** Current state first, then live events until `complete`. `live` is false when no job runs. */
   watch(onEvent: (ev: PipelineEvent) => void): { initial: PipelineEvent; live: boolean; stop(): void }
   cancel(jobId?: string): PipelineJob
   errors(jobId: string): PipelineJobError[]
   retry(body: RetryPipelineBody, userId: number | null): Promise<StartPipelineResult>
-  /** Import hook: analyses newly imported posts when the setting is on. */
-  onImported(ids: number[]): void
+  /**
+   * Import hook: analyses newly imported posts when the setting is on. Resolves once the run has
+   * started (or been queued), so the import's answer is only sent when GET /api/categorize shows it.
+   */
+  onImported(ids: number[]): Promise<void>
   /** A person changed a post's categories: the others are re-scored in the background. */
   categoriesChanged(): void
   rescoreStatus(): RescoreStatus
@@ -62,11 +67,27 @@ const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const { db, log } = deps
   const hub = createEventHub()
+  const pendingImported = new Set<number>()
+  /** Starts asked for while a job ran that it does not cover (a forced run, other posts): run after it, in order. */
+  const queued: Array<{ body: StartPipelineBody; userId: number | null }> = []
+  /**
+   * What jobs publish through: a job's `complete` is held back while a queued run (or the run for posts
+   * imported meanwhile) is about to follow,
+   * so a watching stream goes straight on with that run's stages and ends only when nothing is left.
+   */
+  const jobHub: EventHub = {
+    ...hub,
+    publish: (ev) => {
+      if (ev.stage === 'complete' && (queued.length > 0 || pendingImported.size > 0) && !closed) return
+      hub.publish(ev)
+    },
+  }
   const images = deps.images ?? createImageTools()
   let active: { job: JobRecord; abort: AbortController; done: Promise<void> } | null = null
-  const pendingImported = new Set<number>()
   let closed = false
   const rescorer = createRescorer({ db, clock: deps.clock, log, busy: () => active !== null })
+  /** Runs being started right after the previous one ended (see launch's finally). */
+  let handing = 0
 
   const toView = (j: JobRecord): PipelineJob => {
     const running = j.status === 'running' || j.status === 'cancelling'
@@ -100,10 +121,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     try {
       await retryBusy(db, () => setJobStatus(db, jobId, 'failed', deps.clock(), { finished: true, error: (e as Error)?.message ?? String(e) }))
       const j = jobById(db, jobId)
-      hub.publish({ stage: 'complete', progress: 100, processed: j?.processed ?? 0, errors: j?.errors ?? 0 })
+      jobHub.publish({ stage: 'complete', progress: 100, processed: j?.processed ?? 0, errors: j?.errors ?? 0 })
     } catch (e2) {
       log.error(`pipeline job ${jobId}: could not record the failure`, e2)
-      hub.publish({ stage: 'complete', progress: 100, processed: 0, errors: 0 })
+      jobHub.publish({ stage: 'complete', progress: 100, processed: 0, errors: 0 })
     }
   }
 
@@ -134,7 +155,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
         runner = deps.offThread === false ? createInProcessRunner(runnerConfig) : createWorkerPool(runnerConfig)
         const outcome = await runJob(job, abort.signal, {
-          db, now: deps.clock, log, hub, provider, runner, mediaCache: deps.mediaCache(), images, categories, batchScale: deps.batchScale,
+          db, now: deps.clock, log, hub: jobHub, provider, runner, mediaCache: deps.mediaCache(), images, categories, batchScale: deps.batchScale,
         })
         log.info(`pipeline job ${job.id} ${outcome}`)
       } catch (e) {
@@ -144,10 +165,23 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         await (provider as AiProvider | null)?.close?.().catch(() => {})
         active = null
         rescorer.afterJob()
+        const failed = (what: string) => (e: unknown) => {
+          log.error(what, e)
+          const last = latestJob(db)
+          hub.publish({ stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 })
+        }
+        const starts: Array<Promise<unknown>> = []
+        const next = closed ? undefined : queued.shift()
+        if (next) starts.push(start(next.body, next.userId).catch(failed('a queued pipeline run failed to start')))
         if (!closed && pendingImported.size > 0) {
           const ids = [...pendingImported]
           pendingImported.clear()
-          void start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
+          starts.push(start({ bookmarkIds: ids }, null).catch(failed('auto-run after import failed')))
+        }
+        // Until the next run exists, the pipeline is handing over: watchers stay on, and it counts as waiting.
+        if (starts.length > 0) {
+          handing++
+          void Promise.allSettled(starts).then(() => handing--)
         }
       }
     })().catch((e) => log.error(`pipeline job ${job.id}: unexpected error`, e))
@@ -164,12 +198,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
   async function startNow(body: StartPipelineBody, userId: number | null, opts: { localOnly?: boolean }): Promise<StartPipelineResult> {
     if (closed) throw new AppError('INTERNAL_ERROR', 'The library is closing.')
-    if (active) return { jobId: active.job.id, status: 'running', totalBookmarks: active.job.total }
+    if (active) return queueBehind(active.job, body, userId)
     const providerName = opts.localOnly ? 'local' : (await deps.activeProvider().catch(() => null))?.name ?? 'local'
     // An import holds its write transaction across awaits: a job created inside it would roll back with it.
     await waitForWriters(db)
     const raced = active as { job: JobRecord } | null
-    if (raced) return { jobId: raced.job.id, status: 'running', totalBookmarks: raced.job.total }
+    if (raced) return queueBehind(raced.job, body, userId)
     const id = randomUUID()
     const ids = await retryBusy(db, () => {
       const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force, vectorModel: LOCAL_EMBEDDING_MODEL })
@@ -180,6 +214,22 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     hub.publish({ stage: 'entity_extraction', progress: 0, current: 0, total: ids.length })
     await launch(job)
     return { jobId: id, status: 'started', totalBookmarks: ids.length }
+  }
+
+  /**
+   * A start while a job runs: the running job's id when it already covers what was asked (it is not
+   * limited to some posts, and either it is forced or the request is not); otherwise the request is
+   * queued to run right after it (the same request twice is queued once). Never dropped.
+   */
+  function queueBehind(running: JobRecord, body: StartPipelineBody, userId: number | null): StartPipelineResult {
+    const base = { jobId: running.id, totalBookmarks: running.total }
+    const covered = running.bookmarkIds === null && (running.force || !body.force)
+    if (covered) return { ...base, status: 'running' }
+    const key = JSON.stringify({ f: !!body.force, ids: body.bookmarkIds ?? null })
+    if (!queued.some((q) => JSON.stringify({ f: !!q.body.force, ids: q.body.bookmarkIds ?? null }) === key)) queued.push({ body, userId })
+    const what = body.force ? (body.bookmarkIds ? `Redoing ${body.bookmarkIds.length} posts` : 'Redoing all posts') : 'Your run'
+    const which = running.createdBy === null ? 'the automatic run after an import' : 'another run'
+    return { ...base, status: 'queued', message: `${what} will start as soon as ${which} (job ${running.id.slice(0, 8)}) finishes.` }
   }
 
   const currentRecord = () => (active ? jobById(db, active.job.id) : latestJob(db))
@@ -195,9 +245,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (!j) throw new AppError('NOT_FOUND', `No pipeline job ${jobId}.`)
       return toView(j)
     },
+    waiting: () => queued.length + (pendingImported.size > 0 ? 1 : 0) + handing,
     watch(onEvent) {
-      if (active) {
-        const initial = hub.latest() ?? { stage: 'entity_extraction' as const, progress: 0, current: 0, total: active.job.total }
+      if (active || handing > 0) {
+        const initial = hub.latest() ?? { stage: 'entity_extraction' as const, progress: 0, current: 0, total: active?.job.total ?? 0 }
         const stop = hub.subscribe(onEvent)
         return { initial, live: initial.stage !== 'complete', stop }
       }
@@ -230,13 +281,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (ids.length === 0) throw new AppError('VALIDATION_ERROR', 'That job has no posts with errors to retry.')
       return start({ bookmarkIds: ids, force: true }, userId)
     },
-    onImported(ids) {
+    async onImported(ids) {
       if (closed || ids.length === 0 || !deps.autoRunAfterImport()) return
       if (active) {
         for (const i of ids) pendingImported.add(i)
         return
       }
-      void start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
+      await start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
     },
     resume() {
       const jobs = unfinishedJobs(db)

@@ -67,45 +67,58 @@ function entityList(json: string | null): Array<{ kind: string; name: string }> 
   }
 }
 
-/** Where each query word occurs in the post, as phrases like "the tag 'databases'". */
+/**
+ * Where the query's words occur in the post, in words: "mentions “Leipzig” and “drone”", "tagged
+ * “databases”", "in the category “Dev Tools”". Each word is shown as the post spells it; quotes are
+ * “ ” so the UI can set them apart. No numbers: those are the relevance's, shown on hover.
+ */
 export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[]): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
   const tags = (doc.tags ?? '').split('|').filter(Boolean)
   const cats = (doc.categories ?? '').split('|').filter(Boolean)
   const entities = entityList(doc.entitiesJson)
-  const parts: string[] = []
+  const mentions: string[] = []
+  const tagged: string[] = []
+  const inCats: string[] = []
   const matched: string[] = []
   for (const t of terms) {
-    const where: string[] = []
-    if (anyWord(t, doc.text)) where.push('the text')
-    if (anyWord(t, doc.author)) where.push("the author's name")
-    const tag = tags.find((x) => anyWord(t, x))
-    if (tag) where.push(`the tag '${tag}'`)
+    const spoken = [doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))
     const ent = entities.find((x) => anyWord(t, x.name))
-    if (ent) where.push(`the ${ent.kind} '${ent.name}'`)
+    const tag = tags.find((x) => anyWord(t, x))
     const cat = cats.find((x) => anyWord(t, x))
-    if (cat) where.push(`the category '${cat}'`)
-    if (anyWord(t, doc.summary)) where.push('the summary')
-    if (anyWord(t, doc.ocr)) where.push('the image text')
-    if (anyWord(t, doc.urls)) where.push('a link')
-    if (where.length === 0) continue
+    if (!spoken && !ent && !tag && !cat) continue
     matched.push(t.term)
-    const shown = t.corrected ? `'${t.term}' (read as '${surface(doc, t.corrected) ?? t.corrected}')` : `'${t.term}'`
-    parts.push(`${shown} in ${joinAnd(where.slice(0, 3))}`)
+    const as = (w: string) => (t.corrected ? `“${w}” (for “${t.term}”)` : `“${w}”`)
+    if (spoken || ent) mentions.push(as(spelled(doc, t) ?? ent?.name ?? t.term))
+    else if (tag) tagged.push(as(tag))
+    else if (cat) inCats.push(as(cat))
   }
+  const parts: string[] = []
   const lowerAll = [doc.text, doc.author, doc.ocr, doc.summary].map((s) => (s ?? '').toLowerCase())
   let phraseHits = 0
   for (const p of phrases) {
     if (lowerAll.some((s) => s.includes(p))) {
       phraseHits++
-      parts.unshift(`the exact phrase "${p}"`)
+      parts.push(`has the exact phrase “${p}”`)
     }
   }
+  if (mentions.length) parts.push(`mentions ${joinAnd(mentions.slice(0, 4))}`)
+  if (tagged.length) parts.push(`tagged ${joinAnd(tagged.slice(0, 3))}`)
+  if (inCats.length) parts.push(`in the ${inCats.length > 1 ? 'categories' : 'category'} ${joinAnd(inCats.slice(0, 3))}`)
   const total = terms.length + phrases.length
   return {
     coverage: total === 0 ? 0 : (matched.length + phraseHits) / total,
     matchedTerms: matched,
-    reasonParts: parts.length ? [`matched ${joinAnd(parts.slice(0, 3))}`] : [],
+    reasonParts: parts,
   }
+}
+
+/** The word as the post writes it ("Leipzig" for "leipzig"), from its text, summary or image text. */
+function spelled(doc: SearchDocument, t: TermMatcher): string | null {
+  for (const s of [doc.text, doc.summary, doc.ocr, doc.author]) {
+    const w = (s ?? '').match(/[\p{L}\p{N}][\p{L}\p{N}'’+#]*/gu)?.find((x) => matchesWord(t, x.toLowerCase()))
+    if (w) return w
+  }
+  return null
 }
 
 const FIELD_WEIGHTS: Array<[keyof SearchDocument, number]> = [

@@ -12,7 +12,7 @@ import { describe, filterReasons, titleOf } from './understood.ts'
 import { applyOrder, runRerank, type Reranker } from './rerank.ts'
 import { createProviderSemantic } from './provider-semantic.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
-import { createSpeller, type Speller } from './spelling.ts'
+import { createSpeller, loadDictionary, type Speller } from './spelling.ts'
 
 export interface SearchDeps {
   db: Db
@@ -117,6 +117,7 @@ export function createSearch(deps: SearchDeps): Search {
     }
   }
   let speller: { at: number; stamp: string; s: Speller } | null = null
+  const dictionary = loadDictionary()
   let closed = false
   let timer: NodeJS.Timeout | null = null
 
@@ -212,9 +213,10 @@ export function createSearch(deps: SearchDeps): Search {
     }
     if (indexQueued(budget) + semantic.catchUp(budget) > 0) background()
 
-    // Words no post holds are read as their closest indexed spelling.
+    // Only a word that finds nothing and is no known word (a dictionary's or the library's) is read as
+    // its closest indexed spelling; the answer says so and offers the word as typed.
     const matchers: TermMatcher[] = p.terms.map((term) => {
-      if (term.length < 4 || /\d/.test(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
+      if (term.length < 4 || /\d/.test(term) || dictionary.has(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
       return { term, corrected: correct(term) }
     })
     const corrections: Array<{ from: string; to: string }> = []
@@ -277,7 +279,7 @@ export function createSearch(deps: SearchDeps): Search {
       const doc = docs.get(r.id)!
       const lex = lexicalEvidence(doc, matchers, p.phrases)
       const parts = [...lex.reasonParts]
-      if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push(`close in meaning (${r.cosine.toFixed(2)})`)
+      if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push('similar in meaning to your search')
       const hint = p.mediaHints.find((h) => (h === 'image' && doc.hasImage) || (h === 'video' && doc.hasVideo))
       if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
       parts.push(...filterParts)
@@ -286,9 +288,8 @@ export function createSearch(deps: SearchDeps): Search {
         : 1
       return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
     })
-    // RRF decides; calibrated relevance adds at most one first-place vote, which settles the near-ties
-    // RRF leaves between a strong word match and a loose neighbour (bench/search-relevance.ts).
-    if (hasText) scored.sort((a, b) => b.rrf + b.relevance / RRF_K - (a.rrf + a.relevance / RRF_K))
+    // Results are shown in the order of the relevance they show; RRF settles ties.
+    if (hasText) scored.sort((a, b) => b.relevance - a.relevance || b.rrf - a.rrf)
 
     let rerank: SearchResponse['rerank'] = 'off'
     if (reranker && scored.length > 1) {
@@ -298,6 +299,8 @@ export function createSearch(deps: SearchDeps): Search {
         rerank = 'applied'
         const reordered = applyOrder(cands, outcome.order)
         scored = [...reordered, ...scored.slice(cands.length)]
+        // The model's order stands; a result never shows more relevance than the one above it.
+        for (let i = 1; i < scored.length; i++) scored[i].relevance = Math.min(scored[i].relevance, scored[i - 1].relevance)
       } else {
         rerank = 'failed'
         deps.log?.warn(`search: reranking with ${reranker.name} failed (${outcome.error}); kept the fused order`)

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
 /**
- * Spelling fallback for words no post contains: the closest indexed term (a porter stem from the
+ * Spelling fallback for words no post contains and no dictionary knows: the closest indexed term (a porter stem from the
  * FTS vocabulary) within one or two edits, ties going to the term more posts hold.
  */
 
@@ -81,3 +84,44 @@ export function createSpeller(vocabulary: Iterable<{ term: string; doc: number }
     }
   }
 }
+
+/**
+ * English words the spelling fallback must never replace: the 50,000 commonest words of the offline
+ * word vectors (resources/word-vectors.bin, read for its word list only). A word found here, or in
+ * the library, is searched as typed even when no post contains it ("funny" is not read as "function").
+ */
+export interface Dictionary {
+  has(word: string): boolean
+}
+
+const DEFAULT_WORD_LIST = join(import.meta.dirname, '..', '..', 'resources', 'word-vectors.bin')
+let shared: Dictionary | null = null
+
+export function loadDictionary(file = DEFAULT_WORD_LIST): Dictionary {
+  if (file === DEFAULT_WORD_LIST && shared) return shared
+  let words: Set<string>
+  try {
+    const buf = readFileSync(file)
+    if (buf.toString('latin1', 0, 8) !== 'SHWV0001') throw new Error('unknown format')
+    const vocabBytes = buf.readUInt32LE(16)
+    words = new Set(buf.toString('utf8', 20, 20 + vocabBytes).split('\n'))
+  } catch {
+    // Without the word list every unknown word is treated as a word: nothing is rewritten.
+    return { has: () => true }
+  }
+  const d: Dictionary = {
+    has(word) {
+      const w = word.toLowerCase()
+      if (words.has(w)) return true
+      // Inflections the list may lack ("spies" from "spy", "geocoded" from "geocode").
+      for (const [end, put] of INFLECTIONS) if (w.endsWith(end) && words.has(w.slice(0, -end.length) + put)) return true
+      return false
+    },
+  }
+  if (file === DEFAULT_WORD_LIST) shared = d
+  return d
+}
+
+const INFLECTIONS: Array<[string, string]> = [
+  ['ies', 'y'], ['es', ''], ['s', ''], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e'], ['ly', ''], ['er', ''], ['est', ''],
+]

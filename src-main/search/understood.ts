@@ -19,8 +19,9 @@ export function describe(p: ParsedQuery, cat: { slug: string; name: string } | n
   const chips: SearchUnderstood['chips'] = p.parts
     .filter((part) => part.kind !== 'category' || cat)
     .map((part) => ({ kind: part.kind, label: part.kind === 'category' && cat ? `in ${cat.name}` : part.label, queryWithout: queryWithout(p.raw, part) }))
+  // Removing a correction searches the word as typed: quoted, it is taken literally and never corrected.
   for (const c of corrections) {
-    chips.push({ kind: 'correction', label: `"${c.from}" read as "${c.to}"`, queryWithout: p.raw })
+    chips.push({ kind: 'correction', label: `showing results for "${c.to}" (you typed "${c.from}")`, queryWithout: asTyped(p.raw, c.from) })
   }
   return {
     text: p.text,
@@ -46,4 +47,10 @@ export function titleOf(text: string): string {
   const cut = line.slice(0, 90)
   const at = cut.lastIndexOf(' ')
   return `${(at > 50 ? cut.slice(0, at) : cut).trimEnd()}…`
+}
+
+/** The query with `word` quoted, so that it is searched exactly as typed. */
+export function asTyped(raw: string, word: string): string {
+  const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return raw.replace(new RegExp(`(?<![\\p{L}\\p{N}"])${esc}(?![\\p{L}\\p{N}"])`, 'iu'), (m) => `"${m}"`)
 }

@@ -107,7 +107,7 @@ export function AiSettingsPanel() {
                 <label htmlFor="ai-key">API key</label>
                 <input id="ai-key" type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="new-password"
                   placeholder={target?.hasKey ? `Stored: ${target.maskedKey ?? '••••'} (type to replace)` : 'Paste your key'} aria-describedby="ai-key-hint" />
-                <p id="ai-key-hint" className="field-hint">Write-only: the key is kept in the {settings.secretStore} store and never shown again.</p>
+                <p id="ai-key-hint" className="field-hint">Write-only: the key is kept in {secretStoreWords(settings.secretStore, true)} and never shown again.</p>
               </div>
             )}
           </div>
@@ -126,8 +126,9 @@ export function AiSettingsPanel() {
       <section className="panel" aria-labelledby="h-env">
         <h2 id="h-env" className="panel-title"><Icon name="key" size={16} /> Credentials and behaviour</h2>
         <dl className="kv">
-          <div><dt>Secret store</dt><dd>{settings.secretStore === 'keychain' ? 'Operating-system keychain' : settings.secretStore === 'file' ? 'Encrypted file in the data folder' : settings.secretStore}</dd></div>
-          <div><dt>Claude CLI</dt><dd>{cli ? (cli.authenticated ? `Signed in (${cli.method}), model ${cli.model}` : 'Not signed in or not installed') : '–'}</dd></div>
+          <div><dt>Secret store</dt><dd data-secret-store>{secretStoreWords(settings.secretStore)}</dd></div>
+          <div><dt>Analysis</dt><dd data-analysis>{analysisWords(settings.provider, cli)}</dd></div>
+          <div><dt>Claude CLI</dt><dd data-claude-cli>{cli ? claudeCliWords(cli) : '–'}</dd></div>
         </dl>
         <label className="check">
           <input type="checkbox" checked={settings.autoRunAfterImport} onChange={(e) => void toggle('autoRunAfterImport', e.target.checked)} />
@@ -140,4 +141,29 @@ export function AiSettingsPanel() {
       </section>
     </>
   )
+}
+
+/** The secret store as it is: no "encrypted" for a plain file that only file permissions protect. */
+function secretStoreWords(kind: string, inSentence = false): string {
+  const words = kind === 'keychain' ? "the operating system's credential store (Keychain, Credential Manager or Secret Service)"
+    : kind === 'file' ? 'a file in the data folder that only your account can read (secrets.json, not encrypted)'
+      : kind === 'memory' ? 'memory only (lost when Sheaf stops)' : kind
+  return inSentence ? words : words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+/**
+ * GET /api/settings/cli-status reports the Claude CLI only when a `claude` command exists and answers
+ * (method claude-cli-oauth); otherwise it reports the active method, which is not the CLI's state.
+ */
+function claudeCliWords(s: CliStatus): string {
+  if (s.method === 'claude-cli-oauth') return s.authenticated ? `Signed in; model ${s.model}` : 'Not signed in, or the claude command did not answer'
+  return 'Not found on this computer, or not signed in (no claude command answered)'
+}
+
+/** The provider in use, named as what it is. */
+function analysisWords(provider: AiProviderName, s: CliStatus | null): string {
+  if (provider === 'local') return 'Built-in local analysis on this computer: no account, nothing leaves the machine'
+  if (provider === 'claude-cli') return s?.method === 'claude-cli-oauth' && s.authenticated ? `${PROVIDER_INFO[provider].title}, signed in` : `${PROVIDER_INFO[provider].title}, not signed in`
+  if (!s || s.method !== 'api-key') return PROVIDER_INFO[provider].title
+  return `${PROVIDER_INFO[provider].title}: ${s.authenticated ? 'credentials saved' : 'no API key saved yet'}; model ${s.model}`
 }

@@ -1,4 +1,4 @@
-import { fmtNumber } from '../lib/format.ts'
+import { fmtMonth, fmtNumber, monthSeries } from '../lib/format.ts'
 import { Link } from './Link.tsx'
 
 export interface BarDatum {
@@ -30,13 +30,14 @@ export function BarList({ data, label }: { data: BarDatum[]; label: string }) {
 /** Posts per month as columns; the table behind it is given to screen readers. */
 export function TimeChart({ data, label }: { data: { month: string; count: number }[]; label: string }) {
   if (!data.length) return <p className="muted">Nothing yet.</p>
-  const shown = data.slice(-36)
+  // Every month in the range, empty ones too (they would vanish from the axis), the last three years at most.
+  const shown = monthSeries(data).slice(-36)
   const max = Math.max(1, ...shown.map((d) => d.count))
   const w = 600
   const h = 160
   const gap = 2
   const bw = Math.max(2, (w - gap * shown.length) / shown.length)
-  const fmt = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', year: '2-digit', timeZone: 'UTC' })
+  const fmt = fmtMonth
   const ticks = [0, Math.floor(shown.length / 2), shown.length - 1].filter((v, i, a) => a.indexOf(v) === i)
   return (
     <figure className="timechart">
@@ -51,12 +52,12 @@ export function TimeChart({ data, label }: { data: { month: string; count: numbe
           )
         })}
         {ticks.map((i) => (
-          <text key={i} x={Math.min(w - 30, i * (bw + gap))} y={h + 16} className="axis-label">{fmt(shown[i].month)}</text>
+          <text key={i} x={i === shown.length - 1 ? w : i === 0 ? 0 : i * (bw + gap)} textAnchor={i === shown.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'} y={h + 16} className="axis-label">{fmt(shown[i].month)}</text>
         ))}
       </svg>
       <table className="sr-only">
         <caption>{label}</caption>
-        <tbody>{shown.map((d) => <tr key={d.month}><th scope="row">{d.month}</th><td>{d.count}</td></tr>)}</tbody>
+        <tbody>{shown.map((d) => <tr key={d.month}><th scope="row">{fmt(d.month)}</th><td>{d.count}</td></tr>)}</tbody>
       </table>
     </figure>
   )

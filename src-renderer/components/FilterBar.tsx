@@ -9,7 +9,7 @@ import { Icon } from './Icon.tsx'
 // A stable empty list: a selector returning a fresh [] would re-render forever.
 const NO_SOURCES: { source: string; count: number }[] = []
 
-const SORT_LABELS: Record<string, string> = { newest: 'Newest first', oldest: 'Oldest first', popular: 'Most popular' }
+const SORT_LABELS: Record<string, string> = { newest: 'Newest first', oldest: 'Oldest first', popular: 'Most popular', imported: 'Recently imported' }
 const MEDIA_LABELS: Record<string, string> = { '': 'Any media', any: 'With media', photo: 'Photos', video: 'Videos', none: 'No media' }
 
 /** Library filters; every value lives in the URL so a view can be bookmarked, shared and restored. */

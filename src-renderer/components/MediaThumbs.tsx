@@ -8,13 +8,16 @@ export function Thumb({ media, className, onOpen, label }: { media: Media; class
   const [failed, setFailed] = useState(false)
   const src = media.localUrl && media.type === 'photo' ? media.localUrl : safeHref(media.thumbnailUrl || media.url)
   const kind = media.type === 'photo' ? 'image' : 'video'
+  const fallback = `${media.type === 'photo' ? 'Image' : media.type === 'video' ? 'Video' : 'GIF'}${failed ? ' not loaded' : ''}`
   const inner = failed || !src
-    ? <span className="thumb-fallback"><Icon name={kind} size={22} /><span>{media.type === 'photo' ? 'Image' : media.type === 'video' ? 'Video' : 'GIF'}</span></span>
+    ? <span className="thumb-fallback"><Icon name={kind} size={18} /><span>{fallback}</span></span>
     : <img src={src} alt={media.altText ?? ''} loading="lazy" decoding="async" referrerPolicy="no-referrer" onError={() => setFailed(true)} />
   const badge = media.type !== 'photo' && <span className="thumb-badge" aria-hidden="true"><Icon name="play" size={12} /></span>
-  if (!onOpen) return <span className={`thumb ${className ?? ''}`}>{inner}{badge}</span>
+  // A tile that could not load is a compact label, not an empty 16:9 box the width of the card.
+  const cls = `thumb${failed || !src ? ' thumb-failed' : ''} ${className ?? ''}`
+  if (!onOpen) return <span className={cls}>{inner}{badge}</span>
   return (
-    <button type="button" className={`thumb ${className ?? ''}`} onClick={onOpen} aria-label={label}>
+    <button type="button" className={cls} onClick={onOpen} aria-label={failed ? `${fallback}: ${label}` : label}>
       {inner}
       {badge}
     </button>

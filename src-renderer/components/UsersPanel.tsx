@@ -157,14 +157,14 @@ export function UsersPanel({ inviteOnOpen }: { inviteOnOpen?: boolean }) {
         {invites === null ? <p className="muted">Loading…</p> : invites.length === 0 ? <p className="muted">No invites yet.</p> : (
           <div className="table-wrap">
             <table className="table">
-              <thead><tr><th scope="col">Code</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+              <thead><tr><th scope="col">Code</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">When</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
               <tbody>
                 {invites.map((i) => (
                   <tr key={i.id}>
                     <td className="mono">{i.hint}…</td>
                     <td>{i.role}</td>
                     <td><span className={`pill pill-${i.status}`}>{i.status}</span></td>
-                    <td>{i.status === 'active' ? fmtRelative(i.expiresAt) : fmtDate(i.usedAt ?? i.expiresAt)}</td>
+                    <td data-invite-when>{inviteWhen(i)}</td>
                     <td className="num">{i.status === 'active' && <button type="button" className="btn btn-small btn-ghost btn-danger-text" onClick={() => void revoke(i)} aria-label={`Revoke invite ${i.hint}`}>Revoke</button>}</td>
                   </tr>
                 ))}
@@ -179,4 +179,12 @@ export function UsersPanel({ inviteOnOpen }: { inviteOnOpen?: boolean }) {
         onConfirm={() => removing && void remove(removing)} onClose={() => setRemoving(null)} />
     </>
   )
+}
+
+/** What the date beside an invite means: a used invite's is when it was used, not an expiry. */
+function inviteWhen(i: Invite): string {
+  if (i.status === 'active') return `expires ${fmtRelative(i.expiresAt)}`
+  if (i.status === 'used') return i.usedAt ? `used ${fmtDate(i.usedAt)}` : 'used'
+  if (i.status === 'expired') return `expired ${fmtDate(i.expiresAt)}`
+  return `revoked (would have expired ${fmtDate(i.expiresAt)})`
 }

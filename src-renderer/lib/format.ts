@@ -46,3 +46,6 @@ export const SOURCE_LABELS: Record<string, string> = {
   own_post: 'Own posts',
 }
 export const sourceLabel = (s: string) => SOURCE_LABELS[s] ?? s.replace(/_/g, ' ')
+
+
+export { fmtMonth, initials, monthSeries } from '../../src-shared/display.ts'

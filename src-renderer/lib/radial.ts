@@ -21,15 +21,16 @@ export function layoutCategories(cats: { id: string; count: number }[]): { radiu
   }
 }
 
-/** Posts of an expanded category fanned outward from it, in rings of up to 12. */
+/**
+ * Posts of an expanded category fanned outward from it on one arc, far enough out that neighbours
+ * are at least 17 px apart: each can carry a label along its ray without crossing another's.
+ */
 export function layoutChildren(parent: Placed, ids: string[]): Placed[] {
-  const perRing = 12
+  const n = ids.length
+  const spread = Math.min(Math.PI * 0.9, 0.22 * n)
+  const d = Math.max(parent.r + 90, n > 1 ? (17 * (n - 1)) / spread : 0)
   return ids.map((id, i) => {
-    const ring = Math.floor(i / perRing)
-    const inRing = Math.min(perRing, ids.length - ring * perRing)
-    const spread = Math.min(Math.PI * 0.9, 0.22 * inRing)
-    const a = parent.angle + (inRing === 1 ? 0 : ((i % perRing) / (inRing - 1) - 0.5) * spread)
-    const d = parent.r + 90 + ring * 64
+    const a = parent.angle + (n === 1 ? 0 : (i / (n - 1) - 0.5) * spread)
     return { id, x: parent.x + Math.cos(a) * d, y: parent.y + Math.sin(a) * d, r: 7, angle: a }
   })
 }

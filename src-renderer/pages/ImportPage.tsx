@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { fetchImportHistory } from '../api/import.ts'
 import { PageHeader } from '../components/Feedback.tsx'
 import { Icon } from '../components/Icon.tsx'
 import { fmtBytes, fmtDate, fmtNumber } from '../lib/format.ts'
-import { useImportsStore, type Upload } from '../stores/imports.ts'
+import { STAGE_LABELS } from '../lib/stages.ts'
+import { NEW_POSTS_URL, useImportsStore, type Upload } from '../stores/imports.ts'
 import { usePipelineStore } from '../stores/pipeline.ts'
 import { navigate } from '../stores/router.ts'
 import { useCan } from '../stores/session.ts'
@@ -33,6 +34,12 @@ function UploadRow({ u }: { u: Upload }) {
         <progress max={1} value={u.status === 'processing' ? undefined : u.progress} aria-label={`Upload of ${u.name}`} />
       )}
       {u.error && <p className="form-error" role="alert">{u.error}</p>}
+      {u.formats && (
+        <details className="formats-help">
+          <summary>Which files can Sheaf read?</summary>
+          <ul>{u.formats.split('; ').map((f) => <li key={f}>{f}</li>)}</ul>
+        </details>
+      )}
       {r && (
         <>
           <dl className="result-figures">
@@ -59,10 +66,57 @@ function UploadRow({ u }: { u: Upload }) {
   )
 }
 
-export function ImportPage() {
-  const { uploads, busy, add, clear } = useImportsStore()
+/**
+ * What happens to the new posts: the automatic run after an import (a server setting) is shown as it
+ * goes and when it is done; only where none started is the person offered to run the pipeline.
+ */
+function AfterImport({ added, updated, batchStartedAt }: { added: number; updated: number; batchStartedAt: number }) {
   const canRun = useCan('pipeline:run')
-  const running = usePipelineStore((s) => s.running)
+  const { running, job, stage, stages } = usePipelineStore()
+  const [loaded, setLoaded] = useState(false)
+  useEffect(() => { void usePipelineStore.getState().load().finally(() => setLoaded(true)) }, [batchStartedAt])
+  // A run created since this batch began is the automatic one (a few seconds allow for clock skew with the server).
+  const auto = !!job && Date.parse(job.createdAt) >= batchStartedAt - 5000
+  const runPipeline = async () => {
+    try {
+      await usePipelineStore.getState().start()
+      navigate('/pipeline')
+    } catch (e) {
+      toast((e as Error).message, 'error')
+    }
+  }
+  const st = stage && stage !== 'complete' ? stages[stage] : null
+  let line: ReactNode
+  let action: ReactNode = null
+  if (!loaded) line = null
+  else if (running) {
+    line = <>Sheaf is analysing them now{st && stage !== 'complete' ? ` (${STAGE_LABELS[stage!]}, ${fmtNumber(st.current)} of ${fmtNumber(st.total)})` : ''}: categories, tags and summaries appear as it goes.</>
+    action = <button type="button" className="btn" onClick={() => navigate('/pipeline')}>Watch progress</button>
+  } else if (auto && job) {
+    line = job.status === 'completed'
+      ? <>Analysed: {fmtNumber(job.processed)} {job.processed === 1 ? 'post' : 'posts'} categorised, tagged and summarised{job.errors ? `, ${fmtNumber(job.errors)} with problems` : ''}.</>
+      : <>The analysis stopped ({job.status}).</>
+    if (job.status !== 'completed' && canRun) action = <button type="button" className="btn btn-primary" onClick={() => void runPipeline()}><Icon name="play" size={16} /> Run the pipeline</button>
+  } else {
+    line = canRun ? <>Run the pipeline to categorise, tag and summarise them.</> : <>A member or an admin can run the pipeline to categorise them.</>
+    if (canRun) action = <button type="button" className="btn btn-primary" onClick={() => void runPipeline()}><Icon name="play" size={16} /> Run the pipeline</button>
+  }
+  return (
+    <div className="callout" data-after-import>
+      <Icon name="sparkles" />
+      <div>
+        <p role="status"><strong>{[added ? `${fmtNumber(added)} new ${added === 1 ? 'post' : 'posts'}` : '', updated ? `${fmtNumber(updated)} updated` : ''].filter(Boolean).join(', ')}.</strong> {line}</p>
+      </div>
+      <div className="callout-actions">
+        <button type="button" className="btn" onClick={() => navigate(NEW_POSTS_URL)}>{added > 0 ? 'Show the new posts' : 'Open the library'}</button>
+        {action}
+      </div>
+    </div>
+  )
+}
+
+export function ImportPage() {
+  const { uploads, busy, add, clear, batchStartedAt } = useImportsStore()
   const input = useRef<HTMLInputElement>(null)
   const [history, setHistory] = useState<ImportHistoryEntry[] | null>(null)
   const [over, setOver] = useState(false)
@@ -72,16 +126,8 @@ export function ImportPage() {
   }, [busy])
 
   const done = uploads.filter((u) => u.status === 'done')
-  const newPosts = done.reduce((s, u) => s + (u.result?.imported ?? 0) + (u.result?.updated ?? 0), 0)
-
-  const runPipeline = async () => {
-    try {
-      await usePipelineStore.getState().start()
-      navigate('/pipeline')
-    } catch (e) {
-      toast((e as Error).message, 'error')
-    }
-  }
+  const added = done.reduce((s, u) => s + (u.result?.imported ?? 0), 0)
+  const updated = done.reduce((s, u) => s + (u.result?.updated ?? 0), 0)
 
   return (
     <div className="import-page">
@@ -102,18 +148,7 @@ export function ImportPage() {
             {!busy && <button type="button" className="btn btn-ghost btn-small" onClick={clear}>Clear</button>}
           </div>
           <ul className="uploads">{uploads.map((u) => <UploadRow key={u.id} u={u} />)}</ul>
-          {!busy && newPosts > 0 && (
-            <div className="callout">
-              <Icon name="sparkles" />
-              <div>
-                <p><strong>{fmtNumber(newPosts)} new or updated posts.</strong> Run the pipeline to categorise, tag and summarise them.</p>
-              </div>
-              <div className="callout-actions">
-                <button type="button" className="btn" onClick={() => navigate('/library')}>Open the library</button>
-                {canRun && <button type="button" className="btn btn-primary" disabled={running} onClick={() => void runPipeline()}><Icon name="play" size={16} /> Run the pipeline</button>}
-              </div>
-            </div>
-          )}
+          {!busy && added + updated > 0 && <AfterImport added={added} updated={updated} batchStartedAt={batchStartedAt} />}
         </section>
       )}
       <section className="panel" aria-labelledby="h-hist">

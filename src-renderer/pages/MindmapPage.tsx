@@ -9,6 +9,7 @@ import { isTyping } from '../lib/shortcuts.ts'
 import { navigate } from '../stores/router.ts'
 
 const PER = 24
+const shortLabel = (s: string) => (s.length > 26 ? `${s.slice(0, 25).trimEnd()}…` : s)
 
 interface Expanded { nodes: MindmapNode[]; page: number; pages: number; loading: boolean }
 
@@ -32,16 +33,46 @@ export function MindmapPage() {
   const cats = useMemo(() => (map?.nodes ?? []).filter((n) => n.type === 'category'), [map])
   const layout = useMemo(() => layoutCategories(cats.map((c) => ({ id: c.id, count: c.count ?? 0 }))), [cats])
   const byId = useMemo(() => new Map(layout.placed.map((p) => [p.id, p])), [layout])
+  const children = useMemo(() => {
+    const out: { parent: Placed; node: MindmapNode; at: Placed }[] = []
+    for (const [catId, ex] of Object.entries(expanded)) {
+      const parent = byId.get(catId)
+      if (!parent) continue
+      const placed = layoutChildren(parent, ex.nodes.map((n) => n.id))
+      ex.nodes.forEach((n, i) => out.push({ parent, node: n, at: placed[i] }))
+    }
+    return out
+  }, [expanded, byId])
 
+  /** Zoom and pan so that every node and its label is on the canvas (expanded posts included). */
   const fit = () => {
     const svg = svgRef.current
     if (!svg) return
     const w = svg.clientWidth
     const h = svg.clientHeight
-    const extent = layout.radius + 140 + Object.keys(expanded).length * 60
-    setView({ x: 0, y: 0, k: Math.min(1.4, Math.min(w, h) / (2 * extent)) })
+    // Each node with the far end of its label: categories' labels run sideways, posts' along their ray.
+    const boxes: Array<[number, number]> = [[-40, -40], [40, 40]]
+    for (const p of layout.placed) {
+      const c = cats.find((x) => x.id === p.id)
+      const len = (c?.label.length ?? 10) * 7.5 + 50
+      const outward = Math.cos(p.angle) >= 0
+      boxes.push([p.x + (outward ? p.r + 8 + len : -p.r), p.y - p.r - 4], [p.x + (outward ? p.r : -p.r - 8 - len), p.y + p.r + 4])
+    }
+    for (const { at, node } of children) {
+      const reach = at.r + 5 + shortLabel(node.label).length * 6.2
+      boxes.push([at.x - at.r, at.y - at.r], [at.x + at.r, at.y + at.r], [at.x + Math.cos(at.angle) * reach, at.y + Math.sin(at.angle) * reach])
+    }
+    const minX = Math.min(...boxes.map((b) => b[0])) - 16
+    const maxX = Math.max(...boxes.map((b) => b[0])) + 16
+    const minY = Math.min(...boxes.map((b) => b[1])) - 16
+    const maxY = Math.max(...boxes.map((b) => b[1])) + 16
+    const k = Math.max(0.15, Math.min(1.4, w / (maxX - minX), h / (maxY - minY)))
+    setView({ x: (-(minX + maxX) / 2) * k, y: (-(minY + maxY) / 2) * k, k })
   }
   useEffect(() => { if (map) fit() }, [map])
+  // A category's posts fan out beyond the circle: fit again once they have loaded, so none runs off the canvas.
+  const loadedKey = Object.entries(expanded).filter(([, e]) => !e.loading).map(([k, e]) => `${k}:${e.nodes.length}`).join()
+  useEffect(() => { if (map && loadedKey) fit() }, [loadedKey])
   useEffect(() => {
     const svg = svgRef.current
     if (!svg) return
@@ -121,14 +152,6 @@ export function MindmapPage() {
     )
   }
 
-  const children: { parent: Placed; node: MindmapNode; at: Placed }[] = []
-  for (const [catId, ex] of Object.entries(expanded)) {
-    const parent = byId.get(catId)
-    if (!parent) continue
-    const placed = layoutChildren(parent, ex.nodes.map((n) => n.id))
-    ex.nodes.forEach((n, i) => children.push({ parent, node: n, at: placed[i] }))
-  }
-
   return (
     <div className="mindmap-page">
       <PageHeader title="Mind map" subtitle={`${fmtNumber(root?.count ?? 0)} posts in ${cats.length} groups. Select a category to expand it; select a post to open it.`}
@@ -154,13 +177,11 @@ export function MindmapPage() {
             {cats.map((c) => {
               const p = byId.get(c.id)!
               const open = !!expanded[c.id]
-              const outward = Math.cos(p.angle) >= 0
               return (
                 <g key={c.id} data-node transform={`translate(${p.x} ${p.y})`} className={`mm-cat${open ? ' is-open' : ''}`}
                   role="button" tabIndex={0} aria-expanded={open} aria-label={`${c.label} · ${fmtNumber(c.count ?? 0)} posts`}
                   onClick={() => void toggle(c)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void toggle(c) } }}>
                   <circle r={p.r} style={{ fill: c.color ?? 'var(--muted-bg)' }} />
-                  <text x={outward ? p.r + 8 : -p.r - 8} y={4} textAnchor={outward ? 'start' : 'end'} className="mm-cat-label">{c.label} · <tspan className="mm-cat-count">{fmtNumber(c.count ?? 0)}</tspan></text>
                   {expanded[c.id]?.loading && <circle r={p.r + 6} className="mm-loading" />}
                 </g>
               )
@@ -171,14 +192,45 @@ export function MindmapPage() {
                 onClick={() => node.bookmarkId && navigate(`/post/${node.bookmarkId}`)}
                 onKeyDown={(e) => { if (e.key === 'Enter' && node.bookmarkId) navigate(`/post/${node.bookmarkId}`) }}>
                 <circle r={at.r} />
-                {hover === node.id && (
-                  <g className="mm-tip">
-                    <rect x={12} y={-14} width={Math.min(320, node.label.length * 6.4 + 16)} height={26} rx={6} />
-                    <text x={20} y={4} aria-hidden="true">{node.label.length > 48 ? `${node.label.slice(0, 47)}…` : node.label}</text>
-                  </g>
-                )}
               </g>
             ))}
+            {/* Labels last, above every node: a label is never hidden behind another category's circle. */}
+            <g className="mm-labels" aria-hidden="true">
+              {cats.map((c) => {
+                const p = byId.get(c.id)!
+                const outward = Math.cos(p.angle) >= 0
+                // An open category's posts fan out around it: its label moves to the inner side, under the node.
+                if (expanded[c.id]) {
+                  return (
+                    <text key={c.id} x={p.x - Math.cos(p.angle) * (p.r + 16)} y={p.y - Math.sin(p.angle) * (p.r + 16) + 4} textAnchor="middle" className="mm-cat-label">
+                      {c.label} · <tspan className="mm-cat-count">{fmtNumber(c.count ?? 0)}</tspan>
+                    </text>
+                  )
+                }
+                return (
+                  <text key={c.id} x={p.x + (outward ? p.r + 8 : -p.r - 8)} y={p.y + 4} textAnchor={outward ? 'start' : 'end'} className="mm-cat-label">
+                    {c.label} · <tspan className="mm-cat-count">{fmtNumber(c.count ?? 0)}</tspan>
+                  </text>
+                )
+              })}
+              {children.map(({ node, at, parent }) => {
+                // Along the ray from the category, flipped on the left so it never reads upside down.
+                const deg = (at.angle * 180) / Math.PI
+                const left = Math.cos(at.angle) < 0
+                return (
+                  <text key={`l-${parent.id}-${node.id}`} className="mm-post-label" textAnchor={left ? 'end' : 'start'}
+                    transform={`translate(${at.x} ${at.y}) rotate(${left ? deg + 180 : deg})`} x={left ? -(at.r + 5) : at.r + 5} y={3.5}>
+                    {shortLabel(node.label)}
+                  </text>
+                )
+              })}
+              {children.filter(({ node }) => hover === node.id).map(({ node, at }) => (
+                <g key={`tip-${node.id}`} className="mm-tip" transform={`translate(${at.x} ${at.y})`}>
+                  <rect x={12} y={-14} width={Math.min(320, node.label.length * 6.4 + 16)} height={26} rx={6} />
+                  <text x={20} y={4}>{node.label.length > 48 ? `${node.label.slice(0, 47)}…` : node.label}</text>
+                </g>
+              ))}
+            </g>
           </g>
         </svg>
         {Object.entries(expanded).some(([, e]) => e.pages > 1) && (

@@ -19,6 +19,23 @@ function problemsTitle(errors: PipelineJobError[]): string {
     : `${noun(errors.length, 'problem', 'problems')} in ${noun(posts, 'post', 'posts')}`
 }
 
+/** An image that could not be fetched because the image host could not be reached at all (no network). */
+const isOfflineImageError = (e: PipelineJobError): boolean =>
+  e.stage === 'vision_analysis' && /ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|could not be reached a moment ago/.test(e.message)
+
+function ErrorRow({ e, busy, canRun, retry }: { e: PipelineJobError; busy: boolean; canRun: boolean; retry: (ids?: number[]) => void }) {
+  return (
+    <li>
+      <div>
+        <p className="error-msg">{e.message}</p>
+        <p className="muted">{STAGE_LABELS[e.stage as keyof typeof STAGE_LABELS] ?? e.stage}{e.fellBack ? ' · the local model did this step instead' : ''} · {fmtRelative(e.createdAt)}
+          {e.bookmarkId && <> · <Link to={`/post/${e.bookmarkId}`}>open post</Link></>}</p>
+      </div>
+      {canRun && e.bookmarkId && <button type="button" className="btn btn-small btn-ghost" disabled={busy} onClick={() => retry([e.bookmarkId!])} aria-label={`Retry post ${e.bookmarkId}`}>Retry</button>}
+    </li>
+  )
+}
+
 function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) {
   const [errors, setErrors] = useState<PipelineJobError[] | null>(null)
   const [busy, setBusy] = useState(false)
@@ -31,7 +48,8 @@ function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) 
     setBusy(true)
     try {
       await retryErrors({ jobId, bookmarkIds: ids })
-      toast(ids ? 'Retrying that post.' : `Retrying ${new Set(errors.flatMap((e) => (e.bookmarkId ? [e.bookmarkId] : []))).size} posts.`, 'info')
+      const n = ids ? ids.length : new Set(errors.flatMap((e) => (e.bookmarkId ? [e.bookmarkId] : []))).size
+      toast(n === 1 ? 'Retrying that post.' : `Retrying ${fmtNumber(n)} posts.`, 'info')
       onRetried()
     } catch (e) {
       toast((e as Error).message, 'error')
@@ -39,25 +57,35 @@ function Errors({ jobId, onRetried }: { jobId: string; onRetried: () => void }) 
       setBusy(false)
     }
   }
+  // Offline, every image fails the same way: one calm line and a retry; each failure stays in the details.
+  const offline = errors.filter(isOfflineImageError)
+  const rest = errors.filter((e) => !isOfflineImageError(e))
+  const offlinePosts = [...new Set(offline.flatMap((e) => (e.bookmarkId ? [e.bookmarkId] : [])))]
   return (
-    <section className="panel" aria-labelledby="h-errs">
-      <div className="panel-head">
-        <h2 id="h-errs" className="panel-title"><Icon name="alert" size={16} /> {problemsTitle(errors)}</h2>
-        {canRun && <button type="button" className="btn btn-small" disabled={busy} onClick={() => void retry()}><Icon name="refresh" size={14} /> Retry all</button>}
-      </div>
-      <ul className="error-list">
-        {errors.map((e) => (
-          <li key={e.id}>
-            <div>
-              <p className="error-msg">{e.message}</p>
-              <p className="muted">{STAGE_LABELS[e.stage as keyof typeof STAGE_LABELS] ?? e.stage}{e.fellBack ? ' · the local model did this step instead' : ''} · {fmtRelative(e.createdAt)}
-                {e.bookmarkId && <> · <Link to={`/post/${e.bookmarkId}`}>open post</Link></>}</p>
-            </div>
-            {canRun && e.bookmarkId && <button type="button" className="btn btn-small btn-ghost" disabled={busy} onClick={() => void retry([e.bookmarkId!])} aria-label={`Retry post ${e.bookmarkId}`}>Retry</button>}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <>
+      {offline.length > 0 && (
+        <section className="panel offline-media" aria-labelledby="h-offline">
+          <div className="panel-head">
+            <h2 id="h-offline" className="panel-title"><Icon name="image" size={16} /> Images could not be fetched: offline.</h2>
+            {canRun && <button type="button" className="btn btn-small" disabled={busy} onClick={() => void retry(offlinePosts)}><Icon name="refresh" size={14} /> Try again</button>}
+          </div>
+          <p className="muted">The image hosts could not be reached from this computer. Everything else was analysed; try again once it is online.</p>
+          <details>
+            <summary>Details: {noun(offline.length, 'image', 'images')} in {noun(offlinePosts.length, 'post', 'posts')}</summary>
+            <ul className="error-list">{offline.map((e) => <ErrorRow key={e.id} e={e} busy={busy} canRun={canRun} retry={(ids) => void retry(ids)} />)}</ul>
+          </details>
+        </section>
+      )}
+      {rest.length > 0 && (
+        <section className="panel" aria-labelledby="h-errs">
+          <div className="panel-head">
+            <h2 id="h-errs" className="panel-title"><Icon name="alert" size={16} /> {problemsTitle(rest)}</h2>
+            {canRun && <button type="button" className="btn btn-small" disabled={busy} onClick={() => void retry(rest.some((e) => !e.bookmarkId) ? undefined : [...new Set(rest.map((e) => e.bookmarkId!))])}><Icon name="refresh" size={14} /> Retry all</button>}
+          </div>
+          <ul className="error-list">{rest.map((e) => <ErrorRow key={e.id} e={e} busy={busy} canRun={canRun} retry={(ids) => void retry(ids)} />)}</ul>
+        </section>
+      )}
+    </>
   )
 }
 

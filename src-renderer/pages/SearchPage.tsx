@@ -67,10 +67,20 @@ export function SearchPage() {
           <button type="submit" className="btn btn-primary">Search</button>
         </div>
       </form>
-      {u && u.chips.length > 0 && (
+      {u && u.corrections.length > 0 && (
+        <p className="search-correction" role="status">
+          Showing results for {u.corrections.map((c, i) => <span key={c.from}>{i > 0 && ', '}<strong>{c.to}</strong></span>)}
+          {' — '}search for {u.chips.filter((c) => c.kind === 'correction').map((c, i) => (
+            <span key={c.label}>{i > 0 && ', '}<button type="button" className="link-button" onClick={() => setQuery({ q: c.queryWithout }, { replace: false })}>
+              {u.corrections[i]?.from}
+            </button></span>
+          ))} instead
+        </p>
+      )}
+      {u && u.chips.some((c) => c.kind !== 'correction') && (
         <div className="understood" aria-label="Understood from your question">
           <span className="muted">Understood:</span>
-          {u.chips.map((c) => (
+          {u.chips.filter((c) => c.kind !== 'correction').map((c) => (
             <span key={c.kind + c.label} className={`chip chip-plain chip-${c.kind}`}>
               {c.label}
               <button type="button" className="chip-remove" aria-label={`Remove “${c.label}” from the search`} onClick={() => setQuery({ q: c.queryWithout || null }, { replace: false })}>
@@ -98,7 +108,7 @@ export function SearchPage() {
           <ol className="results">
             {data.results.map((r) => (
               <li key={r.bookmark.id} className="result">
-                <div className="relevance" aria-label={`Relevance ${Math.round(r.relevance * 100)}%`}>
+                <div className="relevance" aria-label={`Relevance ${Math.round(r.relevance * 100)}%`} title={`Relevance ${r.relevance.toFixed(3)} (0 to 1)`}>
                   <span className="relevance-bar"><span style={{ width: `${Math.round(r.relevance * 100)}%` }} /></span>
                   <span className="relevance-num">{Math.round(r.relevance * 100)}%</span>
                 </div>
@@ -110,7 +120,7 @@ export function SearchPage() {
                   </p>
                   <p className="result-text"><RichText text={r.bookmark.text} urls={r.bookmark.urls} /></p>
                   {r.bookmark.media.length > 0 && <MediaStrip media={r.bookmark.media} max={4} />}
-                  <p className="reason"><Icon name="sparkles" size={14} /> {r.reason}</p>
+                  <p className="reason"><Icon name="sparkles" size={14} /> <span><Reason text={r.reason} /></span></p>
                   {r.bookmark.categories.length > 0 && <div className="chips">{r.bookmark.categories.map((c) => <CategoryChip key={c.slug} category={c} small />)}</div>}
                 </div>
               </li>
@@ -120,4 +130,10 @@ export function SearchPage() {
       )}
     </div>
   )
+}
+
+/** A reason with the words it quotes (“Leipzig”) set in italics; still plain text, never HTML. */
+function Reason({ text }: { text: string }) {
+  const parts = text.split(/“([^”]*)”/)
+  return <>{parts.map((p, i) => (i % 2 === 1 ? <em key={i}>{p}</em> : p))}</>
 }

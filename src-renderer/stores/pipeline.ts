@@ -15,6 +15,22 @@ export interface StageProgress {
 const blankStages = (): Record<PipelineStage, StageProgress> =>
   Object.fromEntries(PIPELINE_STAGES.map((s) => [s, { current: 0, total: 0, progress: 0, startedAt: null, updatedAt: null, done: false }])) as Record<PipelineStage, StageProgress>
 
+/** A stage's own percentage: its posts done out of its posts (the stream's `progress` is the whole job's). */
+export const stagePercent = (current: number, total: number): number => (total > 0 ? Math.min(100, (current / total) * 100) : 0)
+
+/**
+ * Every stage's figures as a stored job says them: the stages before its stage finished all its posts,
+ * its stage is at `current`, later ones have not begun; a completed job finished every stage.
+ */
+export function stagesFromJob(job: PipelineJob): Record<PipelineStage, StageProgress> {
+  const at = job.status === 'completed' || job.stage === 'complete' ? PIPELINE_STAGES.length : PIPELINE_STAGES.indexOf(job.stage)
+  const total = job.totalBookmarks
+  return Object.fromEntries(PIPELINE_STAGES.map((k, i) => {
+    const current = i < at ? total : i === at ? Math.min(job.current, total) : 0
+    return [k, { current, total, progress: i < at ? 100 : stagePercent(current, total), startedAt: null, updatedAt: null, done: i < at }]
+  })) as Record<PipelineStage, StageProgress>
+}
+
 interface PipelineState {
   job: PipelineJob | null
   status: 'idle' | 'loading' | 'ready' | 'error' | 'unavailable'
@@ -52,9 +68,12 @@ export const usePipelineStore = create<PipelineState>((set, get) => ({
     if (get().status === 'loading') return
     set({ status: 'loading' })
     try {
-      const job = await api.fetchJob()
-      const running = !!job && (job.status === 'running' || job.status === 'cancelling')
-      set({ job, status: 'ready', running, error: null })
+      const { job, next } = await api.fetchPipelineState()
+      // A run about to start after this one (queued, or for posts imported meanwhile) counts as running.
+      const running = (!!job && (job.status === 'running' || job.status === 'cancelling')) || next > 0
+      // Live figures (with their rates) are kept while the stream feeds them; otherwise the job's own.
+      const live = running && get().running && source !== null
+      set({ job, status: 'ready', running, error: null, ...(live || !job ? {} : { stages: stagesFromJob(job), stage: running ? job.stage : 'complete' }) })
       if (running) get().connect()
     } catch (e) {
       const status = (e as { status?: number }).status
@@ -66,6 +85,8 @@ export const usePipelineStore = create<PipelineState>((set, get) => ({
     const r = await api.startPipeline(opts)
     set({ running: true })
     if (r.status === 'running') toast('The pipeline is already running; showing its progress.', 'info')
+    // A forced run asked for during another run waits for it, and says so (the server's words).
+    if (r.status === 'queued') toast(r.message ?? 'Your run will start as soon as the current one finishes.', 'info')
     get().connect()
   },
   async cancel() {
@@ -89,12 +110,9 @@ export const usePipelineStore = create<PipelineState>((set, get) => ({
       const ev = parsed.data
       const now = Date.now()
       if (ev.stage === 'complete') {
-        set((s) => ({
-          running: false,
-          stage: 'complete',
-          result: { processed: ev.processed, errors: ev.errors },
-          stages: Object.fromEntries(PIPELINE_STAGES.map((k) => [k, { ...s.stages[k], done: true, progress: 100, current: Math.max(s.stages[k].current, s.stages[k].total) }])) as PipelineState['stages'],
-        }))
+        // The stored job says how far each stage got (a cancelled run stops mid-way); load() reads it,
+        // and reconnects when a queued run has started meanwhile.
+        set({ running: false, stage: 'complete', result: { processed: ev.processed, errors: ev.errors } })
         get().disconnect()
         void get().load()
         for (const l of listeners) l()
@@ -110,10 +128,14 @@ export const usePipelineStore = create<PipelineState>((set, get) => ({
           const total = stages[k].total || ev.total
           if (!stages[k].done) stages[k] = { ...stages[k], done: true, progress: 100, current: total, total }
         }
+        for (let i = idx + 1; i < PIPELINE_STAGES.length; i++) {
+          const k = PIPELINE_STAGES[i]
+          stages[k] = { current: 0, total: ev.total, progress: 0, startedAt: null, updatedAt: null, done: false }
+        }
         stages[ev.stage] = {
           current: ev.current,
           total: ev.total,
-          progress: ev.progress,
+          progress: stagePercent(ev.current, ev.total),
           startedAt: prev.startedAt ?? now,
           updatedAt: now,
           done: ev.current >= ev.total && ev.total > 0,

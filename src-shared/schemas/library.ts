@@ -7,7 +7,8 @@ const positiveInt = (name: string, min = 1) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `${name} must be a whole number of at least ${min}`))
 
-export const BOOKMARK_SORTS = ['newest', 'oldest', 'popular'] as const
+/** `imported`: most recently imported first (the posts an import just added lead). */
+export const BOOKMARK_SORTS = ['newest', 'oldest', 'popular', 'imported'] as const
 export const MEDIA_FILTERS = ['photo', 'video', 'any', 'none'] as const
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/

@@ -22,12 +22,16 @@ export type StartPipelineBody = z.infer<typeof zStartPipelineBody>
 
 /**
  * `started`: a new job began (with `totalBookmarks: 0` when every selected post is up to date; it
- * completes at once). `running`: a job was already running; its id is returned and no second job starts.
+ * completes at once). `running`: a job already running covers what was asked; its id is returned and
+ * no second job starts. `queued`: a job is running that does not cover the request (a forced run, or
+ * other posts); the request starts as soon as that job ends. `jobId` and `totalBookmarks` are then the
+ * running job's, and `message` says so in words.
  */
 export const zStartPipelineResult = z.object({
   jobId: z.string(),
-  status: z.enum(['started', 'running']),
+  status: z.enum(['started', 'running', 'queued']),
   totalBookmarks: z.number().int(),
+  message: z.string().optional(),
 })
 export type StartPipelineResult = z.infer<typeof zStartPipelineResult>
 

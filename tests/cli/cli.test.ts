@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { verifyPassword } from '../../src-main/auth/index.ts'
 import { closeDatabase, findUserByEmail, openDatabase } from '../../src-main/store/index.ts'
 import { runCli } from './run-cli.ts'
+import { describeIf } from '../support/skip.ts'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -181,7 +182,7 @@ describe('sheaf with no data yet', () => {
   })
 })
 
-describe.skipIf(process.platform !== 'linux')('SHEAF_SECRET_STORE=keychain without a reachable keychain', () => {
+describeIf(process.platform === 'linux', 'Linux only')('SHEAF_SECRET_STORE=keychain without a reachable keychain', () => {
   it('refuses to start with one line saying what to do (exit 1)', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'sheaf-cli-keychain-'))
     try {

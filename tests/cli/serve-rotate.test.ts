@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createFileStore } from '../../src-main/secrets/index.ts'
 import { Client, PASSWORD, signedIn } from '../support/client.ts'
@@ -17,10 +17,25 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe('npm run serve -- --port 0 --data-dir D', () => {
-  it('prints exactly one `listening on http://127.0.0.1:PORT` line on stdout and serves there', async () => {
-    const child = spawn('npm', ['run', 'serve', '--', '--port', '0', '--data-dir', dir], {
-      cwd: REPO_ROOT, env: cliEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+/** A fresh clone: the repository's files (tracked and new, not ignored ones such as out/), node_modules linked. */
+function freshClone(): string {
+  const clone = mkdtempSync(join(tmpdir(), 'sheaf-clone-'))
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT })
+    .toString().split('\0').filter((f) => f && existsSync(join(REPO_ROOT, f)))
+  for (const f of files) {
+    mkdirSync(dirname(join(clone, f)), { recursive: true })
+    copyFileSync(join(REPO_ROOT, f), join(clone, f))
+  }
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules'))
+  return clone
+}
+
+describe('the README\'s headless command on a fresh clone: npm run -s serve -- --port 0 --data-dir D', () => {
+  it('builds the missing UI, prints exactly one `listening on http://127.0.0.1:PORT` line on stdout and serves the UI there', async () => {
+    const clone = freshClone()
+    expect(existsSync(join(clone, 'out'))).toBe(false)
+    const child = spawn('npm', ['run', '-s', 'serve', '--', '--port', '0', '--data-dir', dir], {
+      cwd: clone, env: cliEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
     let stderr = ''
@@ -36,14 +51,21 @@ describe('npm run serve -- --port 0 --data-dir D', () => {
       })
       const res = await fetch(`${url}/api/health`)
       expect(await res.json()).toEqual({ ok: true })
+      const page = await fetch(`${url}/`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toMatch(/text\/html/)
+      expect(await page.text()).toContain('<div id="root">')
       const setup = await new Client(url).get('/api/auth/setup')
       expect(setup.body).toEqual({ needsSetup: true, local: true })
       await new Promise((r) => setTimeout(r, 300)) // anything else the server might print
-      const lines = stdout.split('\n').filter((l) => l !== '' && !l.startsWith('> ')) // npm's own banner
-      expect(lines).toEqual([expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/)])
+      expect(stdout.split('\n').filter((l) => l !== '')).toEqual([expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/)])
+      expect(stderr).toContain('the UI is not built yet; building it now')
       expect(stderr).toContain('no users yet')
+      expect(existsSync(join(clone, 'out', 'renderer', 'index.html'))).toBe(true)
     } finally {
       if (child.pid) process.kill(-child.pid, 'SIGTERM')
+      await new Promise((r) => setTimeout(r, 200))
+      rmSync(clone, { recursive: true, force: true })
     }
   })
 })

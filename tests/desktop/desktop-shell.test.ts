@@ -10,6 +10,7 @@ import { createDesktop, type Desktop } from '../../src-main/desktop/desktop.ts'
 import { Client, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { createElectronStub, ipcEvent, type Recorded, type StubWindow } from './electron-stub.ts'
+import { itIf } from '../support/skip.ts'
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/exports/derived/twillot_bookmarks.json')
 
@@ -84,7 +85,7 @@ describe('the desktop shell over the real embedded server', () => {
     expect(existsSync(join(out, 'autostart', 'sheaf.desktop'))).toBe(true)
   })
 
-  it.skipIf(!existsSync(FIXTURE))('imports files chosen in the native dialog and tells the window', async () => {
+  itIf(existsSync(FIXTURE), "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('imports files chosen in the native dialog and tells the window', async () => {
     const res = await desktop.importWithDialog()
     expect(res!.files).toHaveLength(1)
     expect(res!.files[0]).toMatchObject({ path: FIXTURE, ok: true })

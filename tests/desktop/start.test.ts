@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { electronBinary } from '../../scripts/electron-runtime.ts'
+import { describeIf } from '../support/skip.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const tmp = mkdtempSync(join(tmpdir(), 'sheaf-start-'))
@@ -23,7 +24,7 @@ describe('finding the Electron runtime without downloading it', () => {
   })
 })
 
-describe.skipIf(electronBinary(ROOT) !== null)('npm start without the Electron runtime', () => {
+describeIf(electronBinary(ROOT) === null, "Electron's runtime is installed here, so npm start opens the desktop window")('npm start without the Electron runtime', () => {
   it('says so in one line and serves the same app in browser mode', async () => {
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.ts')], {
       cwd: ROOT,

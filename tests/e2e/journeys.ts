@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
-import { assert, dropFiles, expectNoA11yIssues, fixture, routeExists, shootBoth, skip } from './support.ts'
+import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
 
 export interface Ctx {
   url: string
@@ -49,6 +49,22 @@ async function register(ctx: Ctx, link: string, who: { name: string; email: stri
   return p
 }
 
+/** Reads the four stage cards and checks each one's percentage against its own done / total. */
+async function stageCardsAgree(p: Page): Promise<Array<{ pct: number; current: number; total: number }>> {
+  const cards = await p.locator('.stage').evaluateAll((els) => els.map((el) => ({
+    pct: Number((el.querySelector('.stage-pct')?.textContent ?? '').replace(/\D/g, '')),
+    done: (el.querySelector('.stage-stats dd')?.textContent ?? '').replace(/[^\d/]/g, ''),
+    ticked: el.classList.contains('stage-done'),
+  })))
+  return cards.map((c, i) => {
+    const [current, total] = c.done.split('/').map(Number)
+    const want = total > 0 ? Math.round((current / total) * 100) : c.ticked ? 100 : 0
+    assert(c.pct === want, `stage ${i + 1}: ${c.pct} % beside ${current} / ${total}`)
+    if (c.ticked) assert(current === total, `stage ${i + 1} is ticked at ${current} / ${total}`)
+    return { pct: c.pct, current, total }
+  })
+}
+
 export const JOURNEYS: Journey[] = [
   {
     name: 'first run: create the admin on this machine',
@@ -91,7 +107,15 @@ export const JOURNEYS: Journey[] = [
       const seen = await p.locator('.upload .result-figures').allInnerTexts()
       assert(imported.length === 2 && imported.some((n) => Number(n.replace(/\D/g, '')) > 0), `the files imported posts (${imported})`)
       assert(seen.every((t) => /\d/.test(t)), 'each file reports imported, duplicates, updated and errors')
-      if (await routeExists(p, '/api/categorize')) await p.getByRole('button', { name: 'Run the pipeline' }).waitFor()
+      // The run after an import starts by itself (the default setting): the page shows it, and does not
+      // offer to start what is already going.
+      const after = p.locator('[data-after-import]')
+      await after.getByText(/Sheaf is analysing them now|Analysed: \d+ posts?/).waitFor({ timeout: 30_000 })
+      if (/analysing them now/.test(await after.innerText())) {
+        assert((await after.getByRole('button', { name: 'Run the pipeline' }).count()) === 0, 'no "Run the pipeline" while the automatic run goes')
+        await after.getByRole('button', { name: 'Watch progress' }).waitFor()
+      }
+      await after.screenshot({ path: join(SHOTS, 'import-after-light.png') })
       await p.locator('.table tbody tr').nth(1).waitFor()
       // A bigger, generated library through the file picker, so the library pages through several screens.
       const big = join(mkdtempSync(join(tmpdir(), 'sheaf-e2e-lib-')), 'generated-bookmarks.json')
@@ -99,6 +123,29 @@ export const JOURNEYS: Journey[] = [
       await p.locator('input[type=file]').setInputFiles(big)
       await p.locator('.upload-done').nth(2).waitFor({ timeout: 60_000 })
       await shootBoth(p, 'import')
+      // The new posts are one click away, and a toast says so: "Show them" opens the library with them first.
+      const toastBox = p.locator('.toast', { hasText: `${LIBRARY_SIZE} new posts in your library.` })
+      await toastBox.waitFor()
+      await toastBox.screenshot({ path: join(SHOTS, 'import-toast-light.png') })
+      await toastBox.getByRole('button', { name: 'Show them' }).click()
+      await p.waitForURL(/\/library\?sort=imported/)
+      const newest = await p.evaluate(async () => ((await (await fetch('/api/bookmarks?sort=imported&limit=1', { headers: { 'X-Sheaf-Request': '1' } })).json()) as { bookmarks: Array<{ id: number }> }).bookmarks[0].id)
+      await p.locator(`.post-card a[href="/post/${newest}"]`).first().waitFor()
+      await p.goto(`${ctx.url}/import`)
+      // Files it cannot read: each refusal names the file and says what is wrong with it.
+      const odd = mkdtempSync(join(tmpdir(), 'sheaf-e2e-odd-'))
+      writeFileSync(join(odd, 'notes.txt'), 'Remember to buy milk.\n')
+      writeFileSync(join(odd, 'bookmarks.json'), '{"bookmarks": [}')
+      writeFileSync(join(odd, 'empty.json'), '')
+      await dropFiles(p, [join(odd, 'notes.txt'), join(odd, 'bookmarks.json'), join(odd, 'empty.json')])
+      await p.getByText('Skipped an empty file (0 bytes): empty.json.').waitFor()
+      await p.locator('.upload-failed').nth(1).waitFor({ timeout: 30_000 })
+      const refusals = await p.locator('.upload-failed .form-error').allInnerTexts()
+      assert(refusals.includes('bookmarks.json: not valid JSON at line 1, column 16.'), `invalid JSON is placed (${refusals})`)
+      assert(refusals.some((r) => /^notes\.txt: not an export: .*Sheaf reads X archives/.test(r)), `a text file is not an export (${refusals})`)
+      assert(refusals.every((r) => !/id_str|full_text/.test(r)), 'no field names of the code in the refusals')
+      await p.locator('.upload-failed').first().getByText('Which files can Sheaf read?').click()
+      await p.locator('.upload-failed').first().screenshot({ path: join(SHOTS, 'import-refused-light.png') })
     },
   },
   {
@@ -110,6 +157,13 @@ export const JOURNEYS: Journey[] = [
       const posts = Number((await text(p, '.figure .figure-value')).replace(/\D/g, ''))
       assert(posts > 50, `the dashboard counts the imported posts (${posts})`)
       await p.locator('.timechart svg rect').first().waitFor()
+      // Month labels carry the full year ("Oct 2017", never "Oct 17", which reads as a date), and every
+      // month of the range has its column, empty ones too.
+      const axis = await p.locator('.timechart .axis-label').allTextContents()
+      assert(axis.length > 0 && axis.every((t) => /^\D+ (19|20)\d\d$/.test(t.trim())), `month labels with the year (${axis})`)
+      const months = await p.locator('.timechart table th').allTextContents()
+      const idx = months.map((m) => { const d = new Date(`1 ${m.trim()}`); return d.getFullYear() * 12 + d.getMonth() })
+      assert(idx.every((v, i) => i === 0 || v === idx[i - 1] + 1), `no month is missing from the axis (${months.slice(0, 6)}…)`)
       await p.getByRole('heading', { name: 'Last import' }).waitFor()
       await shootBoth(p, 'dashboard', { fullPage: true })
     },
@@ -164,6 +218,12 @@ export const JOURNEYS: Journey[] = [
       await p.locator('.post-card').first().waitFor()
       const withMedia = Number((await text(p, '.count')).replace(/\D/g, ''))
       assert(withMedia > 0 && withMedia < total, `the media filter narrows the list (${withMedia} of ${total})`)
+      // No image host is reachable here: an image that cannot load is a small labelled tile, not a
+      // placeholder the width of the list.
+      await p.locator('.post-card .thumb-failed').first().waitFor()
+      const tile = (await p.locator('.post-card .thumb-failed').first().boundingBox())!
+      const card = (await p.locator('.post-card').first().boundingBox())!
+      assert(tile.height <= 40 && tile.width < card.width / 2, `a compact placeholder (${Math.round(tile.width)}×${Math.round(tile.height)} in a ${Math.round(card.width)} px card)`)
       await shootBoth(p, 'library-list')
       await p.goto(`${ctx.url}/library`)
       await p.locator('.post-card').nth(1).waitFor()
@@ -212,37 +272,52 @@ export const JOURNEYS: Journey[] = [
     name: 'pipeline: start and watch the four stages stream live',
     async run(ctx) {
       const p = admin(ctx)
-      await p.goto(`${ctx.url}/`)
-      if (!(await routeExists(p, '/api/categorize'))) skip('the pipeline routes (/api/categorize) are not on the server yet')
       await p.goto(`${ctx.url}/pipeline`)
-      // Settings may run it after each import already; then the page shows that run live.
+      const lastJob = () => p.evaluate(async () => ((await (await fetch('/api/categorize', { headers: { 'X-Sheaf-Request': '1' } })).json()) as { job: { jobId: string; errors: number; totalBookmarks: number } }).job)
+      // The run after the imports (on by default) may still be going: the page shows it live; wait for its end.
       const run = p.getByRole('button', { name: 'Run pipeline' })
       await Promise.race([run.waitFor(), p.getByRole('button', { name: 'Cancel' }).waitFor()])
-      if (await run.count()) {
-        // the run after the import may have analysed everything already: redo all, so there is something to watch
-        await p.getByLabel('Redo all posts').check()
-        await run.click()
-      }
+      await run.waitFor({ timeout: 120_000 })
+      // This machine reaches no image host, so the imported posts' images failed to fetch. Offline, those
+      // failures are one calm line with a retry, not one raw line per image; each stays in the details.
+      const auto = await lastJob()
+      assert(auto.errors > 0, `the run after the import met images it could not fetch (${JSON.stringify(auto).slice(0, 200)})`)
+      const offline = p.locator('.offline-media')
+      await offline.getByRole('heading', { name: 'Images could not be fetched: offline.' }).waitFor()
+      assert(!(await p.getByText(/getaddrinfo|ENOTFOUND/).first().isVisible()), 'no raw network errors on the page until the details are opened')
+      await offline.getByRole('button', { name: 'Try again' }).waitFor()
+      await offline.screenshot({ path: join(SHOTS, 'pipeline-offline-light.png') })
+      await offline.locator('summary').click()
+      const first = offline.locator('.error-list li').first()
+      assert(/ENOTFOUND|EAI_AGAIN|could not be reached/.test(await first.locator('.error-msg').innerText()), 'the details keep what went wrong with each image')
+      // Retrying one post runs a job for it alone, streamed like any other.
+      await first.getByRole('button', { name: /^Retry post \d+$/ }).click()
+      await p.getByText('Retrying that post.').waitFor()
+      await p.locator('.live-line', { hasText: 'Finished' }).waitFor({ timeout: 60_000 })
+      const retried = await lastJob()
+      assert(retried.jobId !== auto.jobId && retried.totalBookmarks === 1, `the retry is a new job for one post (got ${JSON.stringify(retried).slice(0, 200)})`)
+
+      // Everything is analysed: redo all, so there is a run to watch.
+      await p.getByLabel('Redo all posts').check()
+      await run.click()
       // A small library can finish before the page has drawn a running stage (the stream's order is tested over HTTP).
-      await p.locator('.live-line', { hasText: /Live|stage|Connecting|Finished/ }).waitFor()
+      await p.locator('.live-line', { hasText: /Live|stage|Connecting/ }).waitFor()
+      // Whenever the page is looked at, each card's percentage is its own count's (never the job's).
+      for (let look = 0; look < 6 && !(await p.locator('.live-line', { hasText: 'Finished' }).count()); look++) {
+        await stageCardsAgree(p)
+        await p.waitForTimeout(150)
+      }
       await p.locator('.live-line', { hasText: 'Finished' }).waitFor({ timeout: 120_000 })
       assert((await p.locator('.stage-done').count()) === 4, 'all four stages complete')
+      const total = (await stageCardsAgree(p))[0].total
+      assert(total > 50, `the finished run shows its posts on every card (${total})`)
+      // Opened afresh after the run, the page shows the last run's figures, not 0 % and 0 / 0.
+      await p.reload()
+      await p.locator('.live-line', { hasText: /Last run|Finished/ }).waitFor()
+      const cards = await stageCardsAgree(p)
+      assert(cards.every((c) => c.pct === 100 && c.current === total && c.total === total), `after the run every card reads ${total} / ${total} and 100 % (${JSON.stringify(cards)})`)
       assert(!(await p.getByLabel('Redo all posts').isChecked()), '"Redo all posts" is for one run: unticked once it started')
       await shootBoth(p, 'pipeline')
-      // This machine reaches no image host, so images fail to fetch: each is a per-post error the page
-      // lists with a retry. Retrying one post runs a job for it alone, streamed like any other.
-      const lastJob = () => p.evaluate(async () => (await fetch('/api/categorize', { headers: { 'X-Sheaf-Request': '1' } })).json() as Promise<{ jobId: string; errors: number; totalBookmarks: number }>)
-      const job = await lastJob()
-      if (job.errors > 0) {
-        await p.getByRole('heading', { name: /posts? had problems|problems? in \d+ posts?/ }).waitFor()
-        const first = p.locator('.error-list li').first()
-        assert((await first.locator('.error-msg').innerText()).trim().length > 0, 'each problem says what went wrong')
-        await first.getByRole('button', { name: /^Retry post \d+$/ }).click()
-        await p.getByText('Retrying that post.').waitFor()
-        await p.locator('.live-line', { hasText: 'Finished' }).waitFor({ timeout: 60_000 })
-        const retried = await lastJob()
-        assert(retried.jobId !== job.jobId && retried.totalBookmarks === 1, `the retry is a new job for one post (got ${JSON.stringify(retried).slice(0, 200)})`)
-      }
       // With everything analysed, a plain run has nothing to do and says how to redo all.
       await p.getByRole('button', { name: 'Run pipeline' }).click()
       await p.locator('.live-line', { hasText: 'every post was already up to date' }).waitFor({ timeout: 30_000 })
@@ -270,15 +345,35 @@ export const JOURNEYS: Journey[] = [
     name: 'search: natural language with reasons, understood chips, command palette',
     async run(ctx) {
       const p = admin(ctx)
-      await p.goto(`${ctx.url}/`)
-      if (!(await routeExists(p, '/api/search/quick?q=a'))) skip('the search routes are not on the server yet')
       await p.goto(`${ctx.url}/search`)
       await shootBoth(p, 'search-empty')
       await p.fill('#ai-q', 'posts with images about design')
       await p.keyboard.press('Enter')
       await p.locator('.result').first().waitFor({ timeout: 20_000 })
       assert((await text(p, '.result .reason')).length > 3, 'each result gives a reason')
+      // In the order of the relevance shown, with reasons in words (the figures are on hover only).
+      const shown = (await p.locator('.result .relevance-num').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')))
+      assert(shown.length > 1 && shown.every((v, i) => i === 0 || v <= shown[i - 1]), `results in the order of their relevance (${shown})`)
+      const reasons = await p.locator('.result .reason').allInnerTexts()
+      assert(reasons.every((r) => !/\d\.\d/.test(r)), `no raw numbers in reasons (${reasons.slice(0, 3)})`)
       await shootBoth(p, 'search')
+      // A typo that finds nothing is read as the closest word, said so, with the word as typed one click away.
+      await p.fill('#ai-q', 'sourdogh bread')
+      await p.keyboard.press('Enter')
+      const fix = p.locator('.search-correction')
+      await fix.waitFor({ timeout: 20_000 })
+      assert(/^Showing results for sourdough — search for sourdogh instead$/.test((await fix.innerText()).trim()), `the correction line (${await fix.innerText()})`)
+      await fix.screenshot({ path: join(SHOTS, 'search-correction-light.png') })
+      await fix.getByRole('button', { name: 'sourdogh' }).click()
+      await p.waitForURL((u) => u.searchParams.get('q') === '"sourdogh" bread')
+      await p.locator('.result-count').waitFor()
+      assert((await fix.count()) === 0, 'the word as typed is searched as typed')
+      // A real word is never rewritten, even when no post says it.
+      await p.fill('#ai-q', 'funny posts')
+      await p.keyboard.press('Enter')
+      await p.waitForURL((u) => u.searchParams.get('q') === 'funny posts')
+      await p.locator('.result-count').waitFor()
+      assert((await fix.count()) === 0, '"funny" is not read as another word')
       await p.keyboard.press('Control+k')
       await p.locator('.palette-input input').fill('design')
       await p.locator('.palette-item[id^="pal-post-"]').first().waitFor()
@@ -296,6 +391,30 @@ export const JOURNEYS: Journey[] = [
       await p.locator('.mm-cat:not([aria-label$="· 0 posts"])').first().focus()
       await p.keyboard.press('Enter')
       await p.locator('.mm-post').first().waitFor()
+      await p.locator('.mm-loading').waitFor({ state: 'detached' })
+      await p.waitForTimeout(200)
+      // Every post has a label, every node and label is on the canvas, and no label is covered by a node.
+      const check = await p.evaluate(`(() => {
+        const svg = document.querySelector('svg.mindmap').getBoundingClientRect()
+        const inside = (r) => r.left >= svg.left - 1 && r.right <= svg.right + 1 && r.top >= svg.top - 1 && r.bottom <= svg.bottom + 1
+        const posts = document.querySelectorAll('.mm-post').length
+        const postLabels = [...document.querySelectorAll('.mm-post-label')]
+        const off = [...document.querySelectorAll('.mm-post circle, .mm-cat circle, .mm-post-label, .mm-cat-label')].filter((el) => !inside(el.getBoundingClientRect())).length
+        // Labels ignore the pointer (clicks reach the nodes); made hittable for a moment, the topmost
+        // thing at a label's first letters must be the label itself, never a node drawn over it.
+        const layer = document.querySelector('.mm-labels')
+        layer.style.pointerEvents = 'auto'
+        const covered = [...document.querySelectorAll('.mm-cat-label')].filter((el) => {
+          const r = el.getBoundingClientRect()
+          const hit = document.elementFromPoint(r.left + Math.min(12, r.width / 2), r.top + r.height / 2)
+          return hit && hit.closest('.mm-cat, .mm-post')
+        }).length
+        layer.style.pointerEvents = ''
+        return { posts, labelled: postLabels.filter((l) => l.textContent.trim().length > 0).length, off, covered }
+      })()`) as { posts: number; labelled: number; off: number; covered: number }
+      assert(check.posts > 0 && check.labelled === check.posts, `every expanded post is labelled (${JSON.stringify(check)})`)
+      assert(check.off === 0, `nothing runs off the canvas (${JSON.stringify(check)})`)
+      assert(check.covered === 0, `no category label hides behind a node (${JSON.stringify(check)})`)
       await shootBoth(p, 'mindmap')
       await p.locator('.mm-post').first().click({ force: true })
       await p.waitForURL(/\/post\/\d+/)
@@ -326,6 +445,14 @@ export const JOURNEYS: Journey[] = [
       const p = admin(ctx)
       await p.goto(`${ctx.url}/settings`)
       await p.locator('.tab-panel .panel, .tab-panel .state').first().waitFor()
+      // Said as it is: secrets.json is a 0600 file, not an encrypted one; there is no claude command here
+      // (tests/e2e/run.ts points SHEAF_CLAUDE_PATH nowhere), so the CLI is not "signed in".
+      await p.locator('[data-claude-cli]', { hasText: /\w/ }).waitFor()
+      const store = await text(p, '[data-secret-store]')
+      assert(/only your account can read/.test(store) && !/encrypted file/i.test(store), `the secret store is named as it is (${store})`)
+      const cli = await text(p, '[data-claude-cli]')
+      assert(/^Not found on this computer/.test(cli) && !/signed in;/i.test(cli), `the Claude CLI is not shown signed in without a claude command (${cli})`)
+      assert(/^Built-in local analysis/.test(await text(p, '[data-analysis]')), 'the built-in local analysis is named as such')
       await shootBoth(p, 'settings-ai')
       await p.getByRole('tab', { name: 'Sharing' }).click()
       await p.locator('.tab-panel .panel, .tab-panel .state').first().waitFor()
@@ -361,6 +488,10 @@ export const JOURNEYS: Journey[] = [
       await shootBoth(p, 'dashboard-member')
       await p.goto(`${ctx.url}/settings`)
       await p.getByRole('heading', { name: 'Not available for your role' }).waitFor()
+      const refusal = await p.locator('.state, .empty-state').filter({ hasText: 'Not available for your role' }).first().innerText()
+      assert(/Only admins can change settings\. As a member you can search, export/.test(refusal) && !/settings:manage/.test(refusal),
+        `the refusal says what the member can do instead, in words (${refusal})`)
+      await shootBoth(p, 'forbidden-member')
       await p.goto(`${ctx.url}/library`)
       await p.locator('.post-card input[type=checkbox]').first().waitFor()
     },
@@ -385,6 +516,14 @@ export const JOURNEYS: Journey[] = [
       await p.goto(`${ctx.url}/categories`)
       await p.locator('.cat-card').first().waitFor()
       assert((await p.getByRole('button', { name: 'New category' }).count()) === 0, 'viewers cannot manage categories')
+      // The admin's list now shows both invites as used, with when they were used (not an "expiry" of today).
+      const a = admin(ctx)
+      await a.goto(`${ctx.url}/settings?tab=users`)
+      await a.locator('.pill-used').nth(1).waitFor()
+      const used = await a.locator('tr:has(.pill-used) [data-invite-when]').allInnerTexts()
+      assert(used.length === 2 && used.every((w) => /^used /.test(w)), `used invites say when they were used (${used})`)
+      const active = await a.locator('tr:has(.pill-active) [data-invite-when]').allInnerTexts()
+      assert(active.every((w) => /^expires in /.test(w)), `active invites say when they expire (${active})`)
     },
   },
   {

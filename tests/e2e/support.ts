@@ -74,9 +74,3 @@ export const fixture = (...parts: string[]) => {
   const p = join(FIXTURES, ...parts)
   return existsSync(p) ? p : null
 }
-
-/** Whether a server route answers (anything but 404) for a signed-in page. */
-export async function routeExists(page: Page, path: string, method = 'GET'): Promise<boolean> {
-  const status = (await page.evaluate(`fetch(${JSON.stringify(path)}, { method: '${method}', credentials: 'same-origin', headers: { 'X-Sheaf-Request': '1', Accept: 'application/json' } }).then(r => r.status)`)) as number
-  return status !== 404
-}

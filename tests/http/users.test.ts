@@ -183,7 +183,7 @@ describe('every /api/users route refuses viewers and members (403) and strangers
     for (const role of ['viewer', 'member'] as const) {
       const res = await clients[role].request(method, path, body)
       expect(res.status, `${role}`).toBe(403)
-      expect(res.body).toEqual({ error: expect.stringContaining(`Your role (${role})`), code: 'FORBIDDEN' })
+      expect(res.body).toEqual({ error: expect.stringContaining(`As a ${role} you can `), code: 'FORBIDDEN' })
     }
     const res = await new Client(t.url).request(method, path, body)
     expect(res.status).toBe(401)

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { zNormalizedPost } from '../../src-shared/schemas/posts.ts'
 import { parseExport } from '../../src-main/importers/index.ts'
 import { collect, fixture, HAVE_FIXTURES } from './support.ts'
+import { describeIf } from '../support/skip.ts'
 
 const dir = (name: string) => fixture(`archive/alrocar_x/${name}`)
 const noteTexts = () => {
@@ -11,7 +12,7 @@ const noteTexts = () => {
   return (JSON.parse(s.slice(s.indexOf('=') + 1)) as Array<{ noteTweet: { core: { text: string } } }>).map((n) => n.noteTweet.core.text)
 }
 
-describe.skipIf(!HAVE_FIXTURES)('x-archive: the official data archive', () => {
+describeIf(HAVE_FIXTURES, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('x-archive: the official data archive', () => {
   it('tweets.js alone: 1,223 own posts, numbers from strings, media, decoded entities', async () => {
     const r = await collect(await parseExport(readFileSync(dir('tweets.js')), { fileName: 'renamed.json' }))
     expect(r.format).toBe('x-archive')

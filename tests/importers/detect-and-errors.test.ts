@@ -30,17 +30,25 @@ describe('detectFormat (content, never the name)', () => {
 })
 
 describe('whole-file errors', () => {
-  it('an unknown format is refused with the accepted formats listed', async () => {
-    const err = await parseExport(Buffer.from('{"hello":"world"}')).catch((e) => e)
+  it('an unknown format is refused saying what the file is instead; the formats go in details for a help list', async () => {
+    const err = await parseExport(Buffer.from('{"hello":"world","count":3}')).catch((e) => e)
     expect(err).toMatchObject({ code: 'VALIDATION_ERROR' })
-    expect(err.message).toContain('Accepted formats')
-    expect(err.message).toContain('twitter-web-exporter CSV')
-    expect(err.message).toContain("Sheaf's own export")
+    expect(err.message).toMatch(/^This file is JSON, but not an export Sheaf knows \(its first fields: hello, count\)\. Sheaf reads X archives/)
+    expect(err.message).not.toContain('id_str')
+    expect(err.details.formats).toContain('twitter-web-exporter CSV')
+    expect(err.details.formats).toContain("Sheaf's own export")
     expect(err.details.accepted).toContain('x-graphql')
   })
 
+  it('says where a small file stops being JSON, and that plain text is not an export', async () => {
+    const bad = await parseExport(Buffer.from('{"bookmarks": [}')).catch((e) => e)
+    expect(bad).toMatchObject({ code: 'VALIDATION_ERROR', message: 'This file is not valid JSON at line 1, column 16.', details: { line: 1, column: 16 } })
+    const text = await parseExport(Buffer.from('Remember to buy milk.\nAnd bread.')).catch((e) => e)
+    expect(text.message).toMatch(/^This file is not an export: neither JSON nor an export's CSV\. Sheaf reads X archives/)
+  })
+
   it('an empty file is refused', async () => {
-    await expect(parseExport(new Uint8Array())).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: 'The file is empty.' })
+    await expect(parseExport(new Uint8Array())).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: 'The file is empty (0 bytes).' })
   })
 
   it('truncated JSON says where the file ends', async () => {

@@ -6,6 +6,7 @@ import { fixedNetwork } from '../../src-main/lan/index.ts'
 import { Client, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { LAN_ADDR, LAN_NAME, freePort, httpsFetch, tlsVerify, tryConnect } from './support.ts'
+import { describeIf } from '../support/skip.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 let t: TestServer
@@ -97,7 +98,7 @@ describe('sharing on the home network', () => {
     expect((await member.post('/api/lan/join-link', { role: 'admin' })).status).toBe(403)
   })
 
-  describe.skipIf(!existsSync(CHROMIUM))('a household member joins from Chromium over HTTPS', () => {
+  describeIf(existsSync(CHROMIUM), 'needs Chromium at /usr/bin/chromium (apt-get install chromium)')('a household member joins from Chromium over HTTPS', () => {
     let browser: Browser
     beforeAll(async () => {
       const spki = t.sheaf.lan.tlsMaterial()!.spkiSha256

@@ -1,16 +1,17 @@
 import { unzipSync, strFromU8 } from 'fflate'
 import { parse } from 'csv-parse/sync'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
+import { describeIf } from '../support/skip.ts'
 
 async function raw(client: Client, path: string): Promise<Response> {
   return fetch(client.base + path, { headers: { cookie: client.cookie! } })
 }
 
-describe.skipIf(!hasSharedFixtures)('export', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('export', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let all: any[]

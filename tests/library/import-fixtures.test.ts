@@ -1,7 +1,7 @@
 import { zipSync } from 'fflate'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
@@ -9,6 +9,7 @@ import { allBookmarks, upload } from './helpers.ts'
 import {
   archiveNotes, archiveRows, comparable, flatRows, graphqlTweets, siftlyRows, twillotRows, tweRows, type Expected,
 } from './raw-readers.ts'
+import { describeIf } from '../support/skip.ts'
 
 const EXPORTS = sharedFixture('exports')
 const present = hasSharedFixtures && existsSync(EXPORTS)
@@ -60,7 +61,7 @@ function checkAgainstRaw(list: any[], rows: Expected[] | Map<string, Expected>, 
   return checked
 }
 
-describe.skipIf(!present)('importing every real export file', () => {
+describeIf(present, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('importing every real export file', () => {
   let t: TestServer
   let admin: Client
   beforeAll(async () => {

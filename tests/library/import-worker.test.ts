@@ -8,6 +8,7 @@ import { createLibrary } from '../../src-main/library/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { sheafExport } from '../search/sheaf-export.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { itIf } from '../support/skip.ts'
 
 // Large imports are parsed on a worker thread (src-main/library/import-source.ts). Each case runs the
 // same input through both paths, pinned by offThreadMinBytes, and expects the same answer and the
@@ -20,7 +21,7 @@ const WORKER = 0
 function library(offThreadMinBytes: number) {
   const db = openDatabase({ file: ':memory:' })
   const changed: number[][] = []
-  const lib = createLibrary({ db, clock: () => NOW, offThreadMinBytes, onImported: (ids) => changed.push(ids) })
+  const lib = createLibrary({ db, clock: () => NOW, offThreadMinBytes, onImported: (ids) => { changed.push(ids) } })
   return { db, lib, changed }
 }
 
@@ -108,7 +109,9 @@ describe('import parsed on a worker thread', () => {
       throw broken
     }
     const { db, lib } = library(WORKER)
-    expect(await failure(lib.importStream({ input: upload(), fileName: 'u.json', userId: null }))).toBe(broken)
+    // The same error, naming the file.
+    expect(await failure(lib.importStream({ input: upload(), fileName: 'u.json', userId: null })))
+      .toMatchObject({ code: 'VALIDATION_ERROR', message: 'u.json: the upload broke off: aborted', details: { field: 'file' } })
     expect(contents(db)).toMatchObject({ bookmarks: [], history: [] })
     // the importer is free again
     expect(await lib.importStream({ input: bytesOf(bytes), fileName: 'b.json', userId: null })).toMatchObject({ imported: 3000 })
@@ -130,7 +133,7 @@ describe('import parsed on a worker thread', () => {
         closeDatabase(db)
       }
       expect(seen[0].code).toBe('VALIDATION_ERROR')
-      expect(seen[0].message).toMatch(input === bad ? /not valid JSON.*line 1, column \d+/ : /not an export Sheaf can read/)
+      expect(seen[0].message).toMatch(input === bad ? /not valid JSON.*line 1, column \d+/ : /not an export: neither JSON nor an export's CSV/)
       expect(seen[1]).toEqual(seen[0])
     }
   })
@@ -157,7 +160,7 @@ describe('import parsed on a worker thread', () => {
     expect(dbs[1]).toEqual(dbs[0])
   })
 
-  it.skipIf(!hasSharedFixtures)('merges richer posts into stored ones the same way (updated, duplicates)', async () => {
+  itIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('merges richer posts into stored ones the same way (updated, duplicates)', async () => {
     const poor = readFileSync(sharedFixture('exports', 'derived/siftly_console_bookmarks_newschema.json'))
     const rich = readFileSync(sharedFixture('exports', 'derived/graphql_bookmarks_envelope_newschema.json'))
     const runs = []

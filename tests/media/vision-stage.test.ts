@@ -1,14 +1,15 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { importFile } from '../pipeline/helpers.ts'
 import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
+import { describeIf } from '../support/skip.ts'
 
 /** vision_analysis against a loopback media server (private fetching switched on for the test). */
-describe.skipIf(!hasSharedFixtures)('vision_analysis and the media cache', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('vision_analysis and the media cache', () => {
   let t: TestServer
   let admin: Client
   let media: Server

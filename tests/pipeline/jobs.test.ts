@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { zPipelineEvent } from '../../src-shared/schemas/pipeline.ts'
 import { assignCategory, unassignCategory } from '../../src-main/store/index.ts'
 import { fakeOpenAi, goodAnalysis, postsInPrompt, type FakeServer } from '../ai/providers/fake-servers.ts'
@@ -9,6 +9,7 @@ import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { importFile, readStream, waitFor } from './helpers.ts'
+import { describeIf } from '../support/skip.ts'
 
 const FILE = sharedFixture('exports/graphql/twscrape_raw_search.json')
 const count = (t: TestServer, sql: string, ...args: unknown[]) => t.sheaf.db.$client.prepare(sql).pluck().get(...args) as number
@@ -23,7 +24,7 @@ async function library(t: TestServer): Promise<Client> {
 const useFake = (admin: Client, fake: FakeServer) =>
   admin.put('/api/settings', { provider: 'openai', target: 'openai', baseUrl: fake.url, model: 'gpt-4o-mini' })
 
-describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('pipeline jobs', () => {
   let fake: FakeServer
   const servers: TestServer[] = []
   const open = async (opts: Parameters<typeof startTestServer>[0] = {}) => {
@@ -53,7 +54,7 @@ describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
     expect(first.body).toMatchObject({ status: 'started', totalBookmarks: 20 })
     await waitFor(() => fake.requests.length - from >= 2)
 
-    const second = await admin.post('/api/categorize', { force: true })
+    const second = await admin.post('/api/categorize', {})
     expect(second.body).toEqual({ jobId: first.body.jobId, status: 'running', totalBookmarks: 20 })
     expect((await viewer.post('/api/categorize', {})).status).toBe(403)
 
@@ -72,6 +73,46 @@ describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
     expect(count(t, 'SELECT count(*) FROM knowledge')).toBe(10)
     expect(count(t, 'SELECT count(*) FROM job_items WHERE job_id = ? AND done_stage >= 3', first.body.jobId)).toBe(10)
     expect(job.tokensIn).toBeGreaterThan(0)
+  })
+
+  it('queues a forced run asked for during the automatic run after an import, says so, and runs it after', async () => {
+    const t = await open()
+    const admin = await signedIn(t, 'admin', 'queue@example.com')
+    await admin.put('/api/settings', { fetchMedia: false, autoRunAfterImport: true })
+    await useFake(admin, fake)
+    const from = fake.requests.length
+    fake.script = (r, n) => (n - from >= 2 ? 'hang' : undefined)
+    await importFile(admin, FILE)
+    await waitFor(() => fake.requests.length - from >= 2)
+    const auto = (await admin.get('/api/categorize')).body.job
+    expect(auto).toMatchObject({ status: 'running', force: false })
+
+    const forced = await admin.post('/api/categorize', { force: true })
+    expect(forced.status).toBe(200)
+    expect(forced.body).toEqual({
+      jobId: auto.jobId, status: 'queued', totalBookmarks: 20,
+      message: `Redoing all posts will start as soon as the automatic run after an import (job ${auto.jobId.slice(0, 8)}) finishes.`,
+    })
+    // Asked twice, queued once; the answer for the current job says a run waits after it.
+    expect((await admin.post('/api/categorize', { force: true })).body.status).toBe('queued')
+    expect((await admin.get('/api/categorize')).body).toMatchObject({ job: { jobId: auto.jobId, status: 'running' }, next: 1 })
+
+    fake.script = null
+    const seen: unknown[] = []
+    const stream = readStream(admin, { onEvent: (e) => seen.push(e) })
+    await waitFor(() => seen.length >= 1)
+    expect((await admin.post('/api/categorize/cancel', { jobId: auto.jobId })).status).toBe(200)
+    // The stream goes straight on with the queued run and ends with its figures, not the cancelled run's.
+    const { events } = await stream
+    expect(events.filter((e) => e.stage === 'complete')).toEqual([{ stage: 'complete', progress: 100, processed: 20, errors: 0 }])
+    expect(events.at(-1)?.stage).toBe('complete')
+    const next = await waitFor(async () => {
+      const j = (await admin.get('/api/categorize')).body.job
+      return j.jobId !== auto.jobId && j.status === 'completed' ? j : null
+    })
+    expect(next).toMatchObject({ force: true, totalBookmarks: 20, processed: 20 })
+    expect(count(t, 'SELECT count(*) FROM jobs')).toBe(2)
+    expect(count(t, 'SELECT count(*) FROM knowledge')).toBe(20)
   })
 
   it('resumes an interrupted job after a restart without redoing finished posts', async () => {
@@ -161,7 +202,7 @@ describe.skipIf(!hasSharedFixtures)('pipeline jobs', () => {
   it('streams stage events whose shape matches the spec, and answers JSON without the Accept header', async () => {
     const t = await open()
     const admin = await library(t)
-    expect((await admin.get('/api/categorize')).body).toEqual({ job: null })
+    expect((await admin.get('/api/categorize')).body).toEqual({ job: null, next: 0 })
     await admin.post('/api/categorize', {})
     const { events } = await readStream(admin)
     for (const e of events) {

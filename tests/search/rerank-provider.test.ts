@@ -100,7 +100,7 @@ describe('search reranked by the configured provider (real server, loopback fake
     expect(r.results.slice(0, 2).map((x) => x.bookmark.authorHandle)).toEqual(['carol', 'bob'])
     expect(offlineTop.slice(0, 2)).toEqual(['carol', 'alice'])
     expect(r.results[1].reason).toMatch(/^Model: tunes a large database · /)
-    expect(r.results[0].reason).toMatch(/^Model: explains SQLite WAL tuning · matched 'sqlite'/)
+    expect(r.results[0].reason).toMatch(/^Model: explains SQLite WAL tuning · mentions “SQLite”/)
     // 0.7 x 0.95 + 0.3 x the offline relevance.
     expect(r.results[0].relevance).toBeGreaterThan(0.665)
     expect(r.results[0].relevance).toBeLessThanOrEqual(0.965)

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 import { createApp, createLogger, resolveConfig } from '../../src-main/app/index.ts'
 import { createKeyringStore, installId, keyringAvailable, openSecretStore } from '../../src-main/secrets/index.ts'
+import { describeIf } from '../support/skip.ts'
 
 const available = await keyringAvailable()
 if (!available) {
@@ -21,7 +22,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-describe.skipIf(!available)('the real OS credential store', () => {
+describeIf(available, 'no OS credential store is reachable here (README, Tests: how to give the tests one)')('the real OS credential store', () => {
   it('stores, reads and deletes JWT_SECRET', async () => {
     const store = createKeyringStore({ installId: `test-${randomUUID()}` })
     expect(store.kind).toBe('keychain')

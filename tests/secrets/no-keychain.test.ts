@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { keyringAvailable, openSecretStore } from '../../src-main/secrets/index.ts'
+import { describeIf } from '../support/skip.ts'
 
 // This file runs in its own worker process: pointing the session bus at nothing makes the Secret
 // Service unreachable here, even in CI where a real gnome-keyring is running.
@@ -14,7 +15,7 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-describe.skipIf(process.platform !== 'linux')('without a reachable OS credential store (Linux)', () => {
+describeIf(process.platform === 'linux', 'Linux only')('without a reachable OS credential store (Linux)', () => {
   it('reports the keychain as unavailable (no silent fallback to the in-memory kernel keyring)', async () => {
     expect(await keyringAvailable()).toBe(false)
   })

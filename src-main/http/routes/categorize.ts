@@ -22,7 +22,7 @@ export const categorizeRoutes = ({ pipeline, heartbeatMs = SSE_HEARTBEAT_MS }: {
     })
     .get('/', allow('pipeline:read'), (c) => {
       if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
-        return c.json({ job: pipeline.current() })
+        return c.json({ job: pipeline.current(), next: pipeline.waiting() })
       }
       c.header('cache-control', 'no-cache, no-transform')
       c.header('x-accel-buffering', 'no')

@@ -17,12 +17,14 @@ export interface BookmarkFilter {
   tag?: string
 }
 
-export type SortKey = 'newest' | 'oldest' | 'popular'
+export type SortKey = 'newest' | 'oldest' | 'popular' | 'imported'
 
 export const ORDER_BY: Record<SortKey, string> = {
   newest: 'b.post_created_at DESC, b.id DESC',
   oldest: 'b.post_created_at ASC, b.id ASC',
   popular: 'b.engagement_score DESC, b.post_created_at DESC, b.id DESC',
+  // Ids are given in the order posts were first imported.
+  imported: 'b.id DESC',
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { extractEntities, parseRepoUrl } from '../../../src-main/ai/local/index.ts'
 import { makePost } from './make-post.ts'
 import { FIXTURES, hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
+import { describeIf } from '../../support/skip.ts'
 
 const post = makePost
 
@@ -66,7 +67,7 @@ describe('parseRepoUrl', () => {
   })
 })
 
-describe.skipIf(!hasFixtures)('extractEntities on real posts (../shared/fixtures)', () => {
+describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('extractEntities on real posts (../shared/fixtures)', () => {
   if (!hasFixtures) console.warn(`skipping: fixtures not found at ${FIXTURES}`)
   const posts = hasFixtures ? readFixturePosts() : []
   const byId = (id: string) => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { classifySentiment } from '../../../src-main/ai/local/index.ts'
 import { measureSentiment } from '../../../bench/local-sentiment.ts'
 import { FIXTURES } from './fixture-posts.ts'
+import { describeIf } from '../../support/skip.ts'
 
 const TEST_SAMPLE = join(FIXTURES, 'labelled', 'sentiment_test_sample600_seed42.jsonl')
 
@@ -31,7 +32,7 @@ describe('classifySentiment', () => {
   })
 })
 
-describe.skipIf(!existsSync(TEST_SAMPLE))('sentiment quality on the held-out TweetEval sample', () => {
+describeIf(existsSync(TEST_SAMPLE), "needs the held-out TweetEval sample in ../shared/fixtures")('sentiment quality on the held-out TweetEval sample', () => {
   if (!existsSync(TEST_SAMPLE)) console.warn(`skipping: ${TEST_SAMPLE} not found`)
   it('reaches a macro-averaged recall of at least 0.55 (mixed counts as wrong)', () => {
     const r = measureSentiment(TEST_SAMPLE)

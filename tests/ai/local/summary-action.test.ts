@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { classifyAction, classifySentiment, extractEntities, MAX_SUMMARY, summarize } from '../../../src-main/ai/local/index.ts'
 import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { link, makePost, media } from './make-post.ts'
+import { describeIf } from '../../support/skip.ts'
 
 describe('summarize', () => {
   it('picks the informative sentence and drops links and reply handles', () => {
@@ -38,7 +39,7 @@ describe('classifyAction', () => {
   })
 })
 
-describe.skipIf(!hasFixtures)('summary and action on real posts', () => {
+describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('summary and action on real posts', () => {
   const posts = hasFixtures ? [...readFixturePosts(), ...readFlatExcerpt()] : []
   const get = (id: string) => posts.find((p) => p.postId === id)!
   it('summarises every post in one clean line of at most 200 characters', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createTagVocabulary, editDistance, extractEntities, normalizeTag, readText, suggestTags } from '../../../src-main/ai/local/index.ts'
 import { makePost } from './make-post.ts'
 import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
+import { describeIf } from '../../support/skip.ts'
 
 describe('tag vocabulary', () => {
   it('merges case, plurals, synonyms, gazetteer aliases and typos into one canonical tag', () => {
@@ -92,7 +93,7 @@ describe('suggestTags names and code', () => {
   })
 })
 
-describe.skipIf(!hasFixtures)('suggestTags on real posts', () => {
+describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('suggestTags on real posts', () => {
   const posts = hasFixtures ? [...readFixturePosts(), ...readFlatExcerpt()] : []
   const tagsOf = (id: string) => {
     const p = posts.find((x) => x.postId === id)!
