@@ -1,16 +1,16 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Bookmark, BookmarkDetail, BookmarkList, CategorySummary, Knowledge } from '../../src-shared/schemas/bookmarks.ts'
-import type { BookmarkListQuery, BulkBody } from '../../src-shared/schemas/library.ts'
+import type { BookmarkListQuery, BulkBody, LanguageCounts } from '../../src-shared/schemas/library.ts'
 import {
   assignCategory, assignmentsOf, bookmarkById, bookmarksByIds, categoriesForBookmarks, categoryBySlug, categoryIdsBySlugs,
-  countBookmarks, deleteBookmarks, deleteNote, existingBookmarkIds, knowledgeFor, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
+  countBookmarks, deleteBookmarks, languageCounts, deleteNote, existingBookmarkIds, knowledgeFor, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
   putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
 } from '../store/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
 
 export const filterOf = (q: Partial<BookmarkFilter>): BookmarkFilter => ({
   category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
-  from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag,
+  from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag, lang: q.lang,
 })
 
 /** A `q` search with no other filter: its page is cut from the index's matches in memory. */
@@ -84,6 +84,11 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
       return { bookmarks: hydrate(db, ids), total, page: q.page, limit: q.limit }
     },
 
+    /** The languages present with their post counts (the filter bar offers only these). */
+    languages(): LanguageCounts {
+      return languageCounts(db)
+    },
+
     detail(id: number, userId: number): BookmarkDetail {
       const row = mustExist(id)
       const [item] = hydrate(db, [id])
@@ -95,7 +100,6 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
         knowledge: k ? toKnowledge(k, tags) : null,
         quoted: quotedOf(row),
         note: noteFor(db, id, userId),
-        lang: row.lang,
       }
     },
 

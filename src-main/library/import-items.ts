@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode } from '../../src-shared/errors.ts'
 import type { ImportFormat, PostMedia } from '../../src-shared/schemas/posts.ts'
 import type { ImportItem, SheafExtras } from '../importers/index.ts'
+import { loadLanguageDetector, needsDetection, postLanguage, type LanguageDetector } from '../language/index.ts'
 import type { BookmarkValues } from '../store/index.ts'
 import { postToValues } from './convert.ts'
 
@@ -14,13 +15,31 @@ export type PreparedItem =
   | { kind: 'error'; index: number; postId: string | null; reason: string }
   | { kind: 'skipped'; index: number; reason: string }
 
-/** A post that cannot be converted (e.g. an unreadable date) becomes that record's error. */
-export function prepareItem(item: ImportItem): PreparedItem {
+/**
+ * A post that cannot be converted (e.g. an unreadable date) becomes that record's error. The post's
+ * language is X's own code (normalised to ISO 639-1) or, when the export has none, `detect`'s answer
+ * (createPreparer loads the detector once a post needs it).
+ */
+export function prepareItem(item: ImportItem, detect: LanguageDetector | null = null): PreparedItem {
   if (item.kind !== 'post') return item
   try {
-    return { kind: 'post', index: item.index, values: postToValues(item.post), media: item.post.media }
+    const values = postToValues(item.post)
+    values.lang = postLanguage(item.post.lang, item.post.text, detect)
+    return { kind: 'post', index: item.index, values, media: item.post.media }
   } catch (e) {
     return { kind: 'error', index: item.index, postId: item.post.postId, reason: (e as Error).message }
+  }
+}
+
+/**
+ * Prepares records in order, loading the language detector (once per thread) when the first post
+ * without a usable language code arrives: an export whose posts all carry X's code never loads it.
+ */
+export function createPreparer(): (item: ImportItem) => PreparedItem | Promise<PreparedItem> {
+  let detect: LanguageDetector | null = null
+  return (item) => {
+    if (detect || item.kind !== 'post' || !needsDetection(item.post.lang)) return prepareItem(item, detect)
+    return loadLanguageDetector().then((d) => prepareItem(item, (detect = d)))
   }
 }
 

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads'
 import type { ImportFormat } from '../../src-shared/schemas/posts.ts'
 import { openSource, parseExport, type ExportInput, type SheafExtras } from '../importers/index.ts'
 import {
-  decodeBatch, fromWireError, prepareItem, PULL_BYTES, type FromWorker, type PreparedItem, type ToWorker,
+  createPreparer, decodeBatch, fromWireError, PULL_BYTES, type FromWorker, type PreparedItem, type ToWorker,
 } from './import-items.ts'
 
 /** An export being read: its format, then its records in batches ready to write. */
@@ -42,10 +42,12 @@ export async function prepareExport(input: ExportInput, opts: PrepareOptions): P
 
 async function prepareHere(input: AsyncIterable<Uint8Array>, opts: PrepareOptions): Promise<PreparedExport> {
   const parsed = await parseExport(input, { fileName: opts.fileName })
+  const prepare = createPreparer()
   async function* batches(): AsyncGenerator<PreparedItem[]> {
     let batch: PreparedItem[] = []
     for await (const item of parsed.items) {
-      batch.push(prepareItem(item))
+      const prepared = prepare(item)
+      batch.push(prepared instanceof Promise ? await prepared : prepared)
       if (batch.length >= opts.batchSize) {
         yield batch
         batch = []

@@ -1,5 +1,7 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
+import type { Logger } from '../app/logger.ts'
+import { startLanguageUpgrade } from '../language/index.ts'
 import { listImportHistory, type Db } from '../store/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
@@ -17,6 +19,9 @@ export interface LibraryDeps {
   onImported?: (ids: number[]) => void
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */
   offThreadMinBytes?: number
+  log?: Pick<Logger, 'warn' | 'info'>
+  /** Detect the language of older posts in the background after start (default true). */
+  languageUpgrade?: boolean
 }
 
 /** The library capability: import into the store, browse and edit bookmarks, categories, stats, mind map, export. */
@@ -28,6 +33,8 @@ export function createLibrary(deps: LibraryDeps) {
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
+  // Posts stored before languages were kept (migration 0009) get one, a slice at a time.
+  const languages = deps.languageUpgrade === false ? null : startLanguageUpgrade({ db, log: deps.log })
   return {
     bookmarks: createBookmarks({ db, clock }),
     categories,
@@ -45,7 +52,12 @@ export function createLibrary(deps: LibraryDeps) {
         imported: h.imported, duplicates: h.duplicates, updated: h.updated, errors: h.errors,
       }))
     },
-    close: warmer.stop,
+    /** Resolves once every older post's language was checked (at once when there was nothing to do). */
+    languagesChecked: (): Promise<void> => languages?.done ?? Promise.resolve(),
+    close: () => {
+      warmer.stop()
+      languages?.stop()
+    },
   }
 }
 

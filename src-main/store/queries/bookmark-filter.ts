@@ -15,6 +15,8 @@ export interface BookmarkFilter {
   uncategorized?: boolean
   /** Tag name, lower case. */
   tag?: string
+  /** ISO 639-1 code (two lower-case letters). */
+  lang?: string
 }
 
 export type SortKey = 'newest' | 'oldest' | 'popular'
@@ -60,6 +62,11 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     clauses.push('b.source = ?')
     params.push(f.source)
   }
+  if (f.lang !== undefined) {
+    // the (lang, post_created_at) index serves it, sorted newest/oldest from the index alone
+    clauses.push('b.lang = ?')
+    params.push(f.lang)
+  }
   if (f.author !== undefined) {
     // lower() on both sides (ASCII, like NOCASE) so the lower(author_handle) index serves it
     clauses.push('lower(b.author_handle) = lower(?)')
@@ -102,4 +109,4 @@ export function countSql(f: BookmarkFilter): { sql: string; params: unknown[] } 
 
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
-  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag])
+  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang])
