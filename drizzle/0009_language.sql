@@ -3,7 +3,7 @@
 -- are normalised here, once (only the rows that need it are rewritten). `lang_checked` marks a post
 -- whose language was decided (X's code or the detector's answer at import). Posts from before this
 -- migration with no usable code keep it null and are detected in the background after start, in small
--- slices (src-main/language/upgrade.ts), through the partial index below; the importer fills both.
+-- slices (src-main/library/language-upgrade.ts), through the partial index below; the importer fills both.
 -- X's codes for "no linguistic content" (media, hashtags, mentions or links only) count as decided.
 ALTER TABLE `bookmarks` ADD `lang_checked` integer;--> statement-breakpoint
 UPDATE `bookmarks` SET `lang_checked` = CASE WHEN lower(`lang`) IN ('zxx', 'qme', 'qam', 'qht', 'qct', 'qst', 'art') THEN 1 END, `lang` = CASE

@@ -23,9 +23,21 @@ const known = (code: string): boolean => {
   }
 }
 
+const seen = new Map<string, string | null>()
+
 /** ISO 639-1 for an export's code, or null when it names no language Sheaf can use. */
 export function normalizeLangCode(code: string | null | undefined): string | null {
   if (!code) return null
+  let hit = seen.get(code)
+  if (hit === undefined) {
+    hit = normalize(code)
+    // an export holds a few dozen codes at most; the cap only guards against a hostile file
+    if (seen.size < 1000) seen.set(code, hit)
+  }
+  return hit
+}
+
+function normalize(code: string): string | null {
   const c = code.trim().toLowerCase()
   if (THREE_LETTER[c]) return THREE_LETTER[c]
   const m = /^([a-z]{2})(?:[-_].*)?$/.exec(c)

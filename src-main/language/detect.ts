@@ -9,6 +9,11 @@ export type LanguageDetector = (text: string) => string | null
 
 /** Fewer letters than this (after links, mentions and `#` are stripped) is too little to tell: null. */
 export const MIN_LETTERS = 10
+/**
+ * The detector reads at most this much of a post (cut at a word): on the fixtures' 1,441 posts, 200
+ * characters give the same answers as the whole text at ~30% less time (eld's cost grows with length).
+ */
+export const MAX_CHARS = 200
 /** The best language's score must lead the second's by this much (Spanish/Portuguese near-ties): else null. */
 export const MIN_MARGIN = 0.01
 
@@ -35,8 +40,16 @@ const letters = (s: string): number => {
   return n
 }
 
+const cut = (s: string): string => {
+  if (s.length <= MAX_CHARS) return s
+  const head = s.slice(0, MAX_CHARS)
+  const space = head.lastIndexOf(' ')
+  return space > MAX_CHARS * 0.7 ? head.slice(0, space) : head
+}
+
 function judge(eld: Eld, text: string): string | null {
-  const clean = detectableText(text)
+  // cut before cleaning too: a 25,000-character note post costs no more than a short one
+  const clean = cut(detectableText(text.length > MAX_CHARS * 4 ? text.slice(0, MAX_CHARS * 4) : text))
   if (letters(clean) < MIN_LETTERS) return null
   const r = eld.detect(clean)
   if (!r.language || !r.isReliable()) return null

@@ -42,7 +42,7 @@ export async function prepareExport(input: ExportInput, opts: PrepareOptions): P
 
 async function prepareHere(input: AsyncIterable<Uint8Array>, opts: PrepareOptions): Promise<PreparedExport> {
   const parsed = await parseExport(input, { fileName: opts.fileName })
-  const prepare = createPreparer()
+  const prepare = createPreparer({ detect: false })
   async function* batches(): AsyncGenerator<PreparedItem[]> {
     let batch: PreparedItem[] = []
     for await (const item of parsed.items) {

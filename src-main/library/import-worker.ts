@@ -76,7 +76,7 @@ async function sendBatch(items: PreparedItem[]): Promise<void> {
 async function main(): Promise<void> {
   const parsed = await parseExport(input(), { fileName })
   send({ type: 'format', format: parsed.format })
-  const prepare = createPreparer()
+  const prepare = createPreparer({ detect: true })
   let batch: PreparedItem[] = []
   for await (const item of parsed.items) {
     const prepared = prepare(item)

@@ -1,7 +1,6 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import type { Logger } from '../app/logger.ts'
-import { startLanguageUpgrade } from '../language/index.ts'
 import { listImportHistory, type Db } from '../store/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
@@ -10,6 +9,7 @@ import { createExporter } from './export/index.ts'
 import { createImporter } from './import.ts'
 import { createMindmap } from './mindmap.ts'
 import { createStats } from './stats.ts'
+import { startLanguageUpgrade, type LanguageUpgrade } from './language-upgrade.ts'
 import { startWarming } from './warm.ts'
 
 export interface LibraryDeps {
@@ -29,12 +29,17 @@ export function createLibrary(deps: LibraryDeps) {
   const { db, clock } = deps
   const categories = createCategories({ db, clock })
   categories.seedDefaults()
-  const importer = createImporter(deps)
+  // Posts a small import could not give a language to (no X code) are detected right after it.
+  let languages: LanguageUpgrade | null = null
+  const importer = createImporter({ ...deps, onImported: (ids) => {
+    languages?.kick()
+    deps.onImported?.(ids)
+  } })
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
   // Posts stored before languages were kept (migration 0009) get one, a slice at a time.
-  const languages = deps.languageUpgrade === false ? null : startLanguageUpgrade({ db, log: deps.log })
+  if (deps.languageUpgrade !== false) languages = startLanguageUpgrade({ db, log: deps.log })
   return {
     bookmarks: createBookmarks({ db, clock }),
     categories,
@@ -52,8 +57,8 @@ export function createLibrary(deps: LibraryDeps) {
         imported: h.imported, duplicates: h.duplicates, updated: h.updated, errors: h.errors,
       }))
     },
-    /** Resolves once every older post's language was checked (at once when there was nothing to do). */
-    languagesChecked: (): Promise<void> => languages?.done ?? Promise.resolve(),
+    /** Resolves once every post's language was decided (at once when there was nothing to do). */
+    languagesChecked: (): Promise<void> => languages?.idle() ?? Promise.resolve(),
     close: () => {
       warmer.stop()
       languages?.stop()
@@ -66,4 +71,5 @@ export type { LibraryImportResult, ImportRequest } from './import.ts'
 export { contentHash, engagementScore } from './convert.ts'
 export { slugify } from './categories.ts'
 export { filterOf } from './bookmarks.ts'
+export { startLanguageUpgrade, type LanguageUpgrade, type LanguageUpgradeOptions } from './language-upgrade.ts'
 export { neutralise } from './export/csv.ts'

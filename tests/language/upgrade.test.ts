@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { startLanguageUpgrade } from '../../src-main/language/index.ts'
+import { startLanguageUpgrade } from '../../src-main/library/index.ts'
 import { closeDatabase, countUncheckedLanguage, MIGRATIONS_DIR, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { clientsByRole } from '../support/client.ts'
 import { hasSharedFixtures } from '../support/fixtures.ts'
@@ -93,7 +93,7 @@ describe.skipIf(!hasSharedFixtures)('languages of a library from before 0009', (
       const first = startLanguageUpgrade({ db, batch: 10, pauseMs: 20 })
       await vi.waitFor(() => expect(countUncheckedLanguage(db)).toBeLessThan(200), { timeout: 30_000, interval: 5 })
       first.stop()
-      await first.done
+      await first.idle()
       const left = countUncheckedLanguage(db)
       expect(left).toBeGreaterThan(0)
       // a post decided meanwhile (say, by a re-import) keeps its language
@@ -101,7 +101,7 @@ describe.skipIf(!hasSharedFixtures)('languages of a library from before 0009', (
       db.$client.prepare("UPDATE bookmarks SET lang = 'pt' WHERE post_id = ?").run(decided)
 
       const second = startLanguageUpgrade({ db, batch: 50 })
-      await second.done
+      await second.idle()
       expect(countUncheckedLanguage(db)).toBe(0)
       const langs = langOf(db)
       expect(langs.get(decided)).toBe('pt')

@@ -4,7 +4,7 @@ import { zLanguageCounts } from '../../src-shared/schemas/library.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
-import { allBookmarks, upload } from './helpers.ts'
+import { allBookmarks, languagesSettled, upload } from './helpers.ts'
 
 // GET /api/bookmarks?lang= and GET /api/bookmarks/languages over HTTP, on the X archive (mostly
 // Spanish and English posts, X's own codes) and a GraphQL search capture (Japanese and English).
@@ -18,6 +18,7 @@ describe.skipIf(!hasSharedFixtures)('filtering the library by language', () => {
     c = await clientsByRole(t)
     await upload(c.admin, sharedFixture('exports/archive/alrocar_x/tweets.js'))
     await upload(c.admin, sharedFixture('exports/graphql/uakihir0_searchtimeline.json'))
+    await languagesSettled(c.viewer)
     all = await allBookmarks(c.admin)
   })
   afterAll(async () => t?.close())
