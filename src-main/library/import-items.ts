@@ -35,8 +35,8 @@ export function prepareItem(item: ImportItem, detect: LanguageDetector | null = 
 /**
  * Prepares records in order. `detect`: the parse worker detects languages itself, loading the detector
  * when the first post without a usable code arrives (an export whose posts all carry X's code never
- * loads it); a small file parsed on the server's thread leaves them to the background check instead,
- * so that thread never holds the detector.
+ * loads it); on the server's thread they are marked (langChecked false) and detected per batch on a
+ * language worker (import-source.ts), so that thread never holds the detector.
  */
 export function createPreparer({ detect: detectHere }: { detect: boolean }): (item: ImportItem) => PreparedItem | Promise<PreparedItem> {
   let detect: LanguageDetector | null = null

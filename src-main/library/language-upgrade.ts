@@ -1,7 +1,6 @@
-import { Worker } from 'node:worker_threads'
 import type { Logger } from '../app/logger.ts'
 import { postsWithUncheckedLanguage, setCheckedLanguages, type Db } from '../store/index.ts'
-import type { LanguageReply, LanguageRequest } from './language-worker.ts'
+import { detectorWorker } from './language-detector-worker.ts'
 
 export interface LanguageUpgrade {
   /** Looks for unchecked posts again (after an import that left some to it). */
@@ -24,10 +23,9 @@ export interface LanguageUpgradeOptions {
 
 /**
  * Gives a language to the posts whose language was never decided: those stored before languages were
- * kept (migration 0009), and those of a small import parsed on the request's thread (the importer
- * leaves them to this, so the server's thread never loads the detector). Runs after start and after
- * each import, a slice at a time: posts are read and written here, the detection itself runs on a
- * worker thread (language-worker.ts), stopped when nothing is left, so neither the detector's ~60 MB
+ * kept (migration 0009), and any an import could not detect (its language worker failed). Runs after
+ * start and after each import, a slice at a time: posts are read and written here, the detection runs
+ * on a worker thread (detectorWorker), stopped when nothing is left, so neither the detector's ~60 MB
  * nor its garbage stay in the server. The library is usable meanwhile, and a restart carries on where
  * it stopped (the work list is the rows still unchecked, see bookmarks_lang_unchecked_idx).
  */
@@ -35,9 +33,7 @@ export function startLanguageUpgrade({ db, log, batch = 500, pauseMs = 5, retryM
   let stopped = false
   let running = false
   let timer: NodeJS.Timeout | null = null
-  let worker: Worker | null = null
-  let seq = 0
-  let waiting: ((r: LanguageReply) => void) | null = null
+  const detector = detectorWorker()
   let failing = false
   let checked = 0
   let idlers: (() => void)[] = []
@@ -48,11 +44,7 @@ export function startLanguageUpgrade({ db, log, batch = 500, pauseMs = 5, retryM
     idlers = []
     for (const f of list) f()
   }
-  const stopWorker = () => {
-    const w = worker
-    worker = null
-    void w?.terminate()
-  }
+  const stopWorker = () => detector.close()
   const schedule = (fn: () => void, ms: number) => {
     if (stopped) return
     timer = setTimeout(() => {
@@ -61,32 +53,6 @@ export function startLanguageUpgrade({ db, log, batch = 500, pauseMs = 5, retryM
       else settle()
     }, ms)
     timer.unref()
-  }
-
-  function detectOnWorker(texts: string[]): Promise<LanguageReply> {
-    if (!worker) {
-      const w = (worker = new Worker(new URL('./language-worker.ts', import.meta.url)))
-      w.unref()
-      w.on('message', (r: LanguageReply) => {
-        if (r.seq !== seq) return
-        const w = waiting
-        waiting = null
-        w?.(r)
-      })
-      const fail = (why: string) => {
-        if (worker !== w) return // a worker stopped on purpose; a newer one may be running
-        worker = null
-        const r = waiting
-        waiting = null
-        r?.({ seq, error: why })
-      }
-      w.on('error', (e) => fail(e.message))
-      w.on('exit', (code) => fail(`the language worker stopped (exit code ${code})`))
-    }
-    return new Promise((resolve) => {
-      waiting = resolve
-      worker!.postMessage({ seq: ++seq, texts } satisfies LanguageRequest)
-    })
   }
 
   function write(found: { id: number; lang: string | null }[]): void {
@@ -112,15 +78,14 @@ export function startLanguageUpgrade({ db, log, batch = 500, pauseMs = 5, retryM
       stopWorker()
       return settle()
     }
-    detectOnWorker(rows.map((r) => r.text)).then((reply) => {
+    detector.detect(rows.map((r) => r.text)).then((langs) => {
       if (stopped) return settle()
-      if ('error' in reply) {
-        log?.warn(`language: could not detect languages (${reply.error}); posts keep none for now`)
-        stopWorker()
-        return settle()
-      }
-      write(rows.map((r, i) => ({ id: r.id, lang: reply.langs[i] ?? null })))
-    }, () => settle())
+      write(rows.map((r, i) => ({ id: r.id, lang: langs[i] ?? null })))
+    }, (e: unknown) => {
+      if (!stopped) log?.warn('language: could not detect languages; posts keep none for now', e)
+      stopWorker()
+      settle()
+    })
   }
 
   const kick = () => {
