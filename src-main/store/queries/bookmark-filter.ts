@@ -63,8 +63,10 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     params.push(f.source)
   }
   if (f.lang !== undefined) {
-    // the (lang, post_created_at) index serves it, sorted newest/oldest from the index alone
-    clauses.push('b.lang = ?')
+    // A language with few posts: the (lang, post_created_at) index finds them, already in date order.
+    // A common one (walk): `+` keeps SQLite off that index, so a popular page walks the engagement
+    // index and tests each row, instead of sorting every post in the language (45 ms for 44,000).
+    clauses.push(opts.walk ? '+b.lang = ?' : 'b.lang = ?')
     params.push(f.lang)
   }
   if (f.author !== undefined) {
