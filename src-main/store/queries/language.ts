@@ -43,3 +43,23 @@ export function languageCounts(db: Db): LanguageCounts {
   cached.set(db.$client, { stamp, value })
   return value
 }
+
+const idsByLang = new WeakMap<object, { stamp: string; byLang: Map<string, Set<number>> }>()
+
+/**
+ * Every post id in one language, from the (lang, post_created_at) index (~3 ms for 44,000 ids);
+ * cached until the library changes. A `q` with a language is answered from this and the word
+ * index's matches in memory, as a `q` alone is.
+ */
+export function bookmarkIdsInLanguage(db: Db, lang: string): Set<number> {
+  const stamp = libraryStamp(db)
+  let c = idsByLang.get(db.$client)
+  if (!c || c.stamp !== stamp) idsByLang.set(db.$client, (c = { stamp, byLang: new Map() }))
+  let ids = c.byLang.get(lang)
+  if (!ids) {
+    ids = new Set(stmt(db, 'SELECT id FROM bookmarks WHERE lang = ?').pluck().all(lang) as number[])
+    if (c.byLang.size >= 8) c.byLang.delete(c.byLang.keys().next().value!)
+    c.byLang.set(lang, ids)
+  }
+  return ids
+}
