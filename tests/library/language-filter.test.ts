@@ -41,17 +41,17 @@ describe.skipIf(!hasSharedFixtures)('filtering the library by language', () => {
       expect(page.total).toBe(want.length)
       expect(page.bookmarks.every((b) => b.lang === lang)).toBe(true)
     }
-    // with a word: Spanish posts that say "datos"
-    const q = (await c.viewer.get('/api/bookmarks?lang=es&q=datos&limit=100')).body
-    const withWord = new Set((await allBookmarks(c.viewer, 'q=datos')).map((b) => b.id))
+    // with a word: Spanish posts that say "tinybird"
+    const q = (await c.viewer.get('/api/bookmarks?lang=es&q=tinybird&limit=100')).body
+    const withWord = new Set((await allBookmarks(c.viewer, 'q=tinybird')).map((b) => b.id))
     expect(q.total).toBeGreaterThan(0)
     expect(q.total).toBe(all.filter((b) => b.lang === 'es' && withWord.has(b.id)).length)
     expect(q.total).toBeLessThan(withWord.size)
     // the same with another filter beside them (one SQL query instead of the in-memory cut)
-    const viaSql = (await c.viewer.get('/api/bookmarks?lang=es&q=datos&limit=100&source=own_post')).body
+    const viaSql = (await c.viewer.get('/api/bookmarks?lang=es&q=tinybird&limit=100&source=own_post')).body
     expect(viaSql.bookmarks.map((b: any) => b.id).sort()).toEqual(q.bookmarks.filter((b: any) => b.source === 'own_post').map((b: any) => b.id).sort())
     expect(q.bookmarks.every((b: any) => b.lang === 'es')).toBe(true)
-    expect(q.bookmarks.filter((b: any) => /datos/i.test(b.text)).length).toBeGreaterThan(0)
+    expect(q.bookmarks.filter((b: any) => /tinybird/i.test(b.text)).length).toBeGreaterThan(0)
     // a language the library does not hold: an empty list, not an error
     expect((await c.viewer.get('/api/bookmarks?lang=fi')).body).toMatchObject({ bookmarks: [], total: 0 })
   })
