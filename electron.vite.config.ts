@@ -12,6 +12,7 @@ const ROOT = at('./')
 const WORKERS = {
   'local-worker': at('./src-main/ai/providers/local-worker.ts'),
   'import-worker': at('./src-main/library/import-worker.ts'),
+  'language-worker': at('./src-main/library/language-worker.ts'),
 }
 
 /**

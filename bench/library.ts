@@ -127,7 +127,12 @@ const list = {
   category: await timed((i) => `/api/bookmarks?category=${cats[i % cats.length].slug}&page=${1 + (i % 3)}`),
   q: await timed((i) => `/api/bookmarks?q=${words[i % words.length]}`),
   popular: await timed((i) => `/api/bookmarks?sort=popular&page=${1 + (i % 5)}`),
+  // languages of the generated posts: en 4/9, es, de, fr, ja, pt 1/9 each (X's codes)
+  lang: await timed((i) => `/api/bookmarks?lang=${['de', 'es', 'en'][i % 3]}&page=${1 + (i % 3)}`),
+  langPopular: await timed((i) => `/api/bookmarks?lang=${['de', 'ja', 'en'][i % 3]}&sort=popular&page=${1 + (i % 3)}`),
+  langQ: await timed((i) => `/api/bookmarks?lang=${['de', 'es', 'en'][i % 3]}&q=${words[i % words.length]}`),
 }
+const languages = await timed(() => '/api/bookmarks/languages')
 const stats = await timed(() => '/api/stats')
 const mindmap = await timed(() => '/api/mindmap')
 const total = JSON.parse((await get('/api/stats')).body).totalBookmarks
@@ -148,6 +153,7 @@ const result = {
   searchSettle,
   listMs: list,
   statsMs: stats,
+  languagesMs: languages,
   mindmapRootMs: mindmap,
   exportJson: { ms: Math.round(exportMs), mb: Math.round(exportBytes / 1048576) },
   serverRssMb: { peakDuringImport, afterImport: rssAfterImport, afterSearchIndex: rssAfterSettle, afterReads: rssAfterReads, peak: status('VmHWM'), afterExport: status('VmRSS') },

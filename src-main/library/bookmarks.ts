@@ -1,21 +1,32 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Bookmark, BookmarkDetail, BookmarkList, CategorySummary, Knowledge } from '../../src-shared/schemas/bookmarks.ts'
-import type { BookmarkListQuery, BulkBody } from '../../src-shared/schemas/library.ts'
+import type { BookmarkListQuery, BulkBody, LanguageCounts } from '../../src-shared/schemas/library.ts'
 import {
-  assignCategory, assignmentsOf, bookmarkById, bookmarksByIds, categoriesForBookmarks, categoryBySlug, categoryIdsBySlugs,
-  countBookmarks, deleteBookmarks, deleteNote, existingBookmarkIds, knowledgeFor, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
+  assignCategory, assignmentsOf, bookmarkById, bookmarkIdsInLanguage, bookmarksByIds, categoriesForBookmarks, categoryBySlug, categoryIdsBySlugs,
+  countBookmarks, deleteBookmarks, languageCounts, deleteNote, existingBookmarkIds, knowledgeFor, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
   putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
 } from '../store/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
 
 export const filterOf = (q: Partial<BookmarkFilter>): BookmarkFilter => ({
   category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
-  from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag,
+  from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag, lang: q.lang,
 })
 
-/** A `q` search with no other filter: its page is cut from the index's matches in memory. */
+/** A `q` search with no other filter than a language: its page is cut from the index's matches in memory. */
 const onlyWords = (f: BookmarkFilter): boolean =>
-  f.q !== undefined && Object.entries(f).every(([k, v]) => k === 'q' || v === undefined)
+  f.q !== undefined && Object.entries(f).every(([k, v]) => k === 'q' || k === 'lang' || v === undefined)
+
+/** The word index's matches, narrowed to one language (both sets cached until the library changes). */
+function wordMatches(db: Db, f: BookmarkFilter): Set<number> | null {
+  const words = searchTextMatchIds(db, f.q!)
+  if (!words || f.lang === undefined) return words
+  const inLang = bookmarkIdsInLanguage(db, f.lang)
+  const [small, large] = words.size <= inLang.size ? [words, inLang] : [inLang, words]
+  const both = new Set<number>()
+  for (const id of small) if (large.has(id)) both.add(id)
+  return both
+}
 
 /** The ids at [offset, offset + limit) of `order` that are in `wanted`. */
 function pageOf(order: Int32Array, wanted: Set<number>, offset: number, limit: number): number[] {
@@ -88,7 +99,7 @@ export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: {
     list(q: BookmarkListQuery): BookmarkList {
       const filter = filterOf(q)
       const offset = (q.page - 1) * q.limit
-      const words = onlyWords(filter) ? searchTextMatchIds(db, filter.q!) : null
+      const words = onlyWords(filter) ? wordMatches(db, filter) : null
       if (words) {
         const ids = pageOf(orderedBookmarkIds(db, q.sort), words, offset, q.limit)
         return { bookmarks: hydrate(db, ids), total: words.size, page: q.page, limit: q.limit }
@@ -96,6 +107,11 @@ export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: {
       const total = countBookmarks(db, filter)
       const ids = offset >= total ? [] : pageBookmarkIds(db, filter, q.sort, q.limit, offset, { matches: total, all: countBookmarks(db, {}) })
       return { bookmarks: hydrate(db, ids), total, page: q.page, limit: q.limit }
+    },
+
+    /** The languages present with their post counts (the filter bar offers only these). */
+    languages(): LanguageCounts {
+      return languageCounts(db)
     },
 
     detail(id: number, userId: number): BookmarkDetail {
@@ -109,7 +125,6 @@ export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: {
         knowledge: k ? toKnowledge(k, tags) : null,
         quoted: quotedOf(row),
         note: noteFor(db, id, userId),
-        lang: row.lang,
       }
     },
 

@@ -133,6 +133,7 @@ export function toBookmark(r: BookmarkRecord, categories: CategorySummary[], med
     media: media.map(toMedia),
     urls: urlsOf(r),
     engagement: engagementOf(r),
+    lang: r.lang,
   }
 }
 

@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode } from '../../src-shared/errors.ts'
 import type { ImportFormat, PostMedia } from '../../src-shared/schemas/posts.ts'
 import type { ImportItem, SheafExtras } from '../importers/index.ts'
+import { loadLanguageDetector, needsDetection, postLanguage, type LanguageDetector } from '../language/index.ts'
 import type { BookmarkValues } from '../store/index.ts'
 import { postToValues } from './convert.ts'
 
@@ -14,13 +15,34 @@ export type PreparedItem =
   | { kind: 'error'; index: number; postId: string | null; reason: string }
   | { kind: 'skipped'; index: number; reason: string }
 
-/** A post that cannot be converted (e.g. an unreadable date) becomes that record's error. */
-export function prepareItem(item: ImportItem): PreparedItem {
+/**
+ * A post that cannot be converted (e.g. an unreadable date) becomes that record's error. The post's
+ * language is X's own code (normalised to ISO 639-1) or, when the export has none, `detect`'s answer;
+ * without a detector such a post is left for the background language check (langChecked false).
+ */
+export function prepareItem(item: ImportItem, detect: LanguageDetector | null = null): PreparedItem {
   if (item.kind !== 'post') return item
   try {
-    return { kind: 'post', index: item.index, values: postToValues(item.post), media: item.post.media }
+    const values = postToValues(item.post)
+    values.lang = postLanguage(item.post.lang, item.post.text, detect)
+    if (!detect && needsDetection(item.post.lang)) values.langChecked = false
+    return { kind: 'post', index: item.index, values, media: item.post.media }
   } catch (e) {
     return { kind: 'error', index: item.index, postId: item.post.postId, reason: (e as Error).message }
+  }
+}
+
+/**
+ * Prepares records in order. `detect`: the parse worker detects languages itself, loading the detector
+ * when the first post without a usable code arrives (an export whose posts all carry X's code never
+ * loads it); on the server's thread they are marked (langChecked false) and detected per batch on a
+ * language worker (import-source.ts), so that thread never holds the detector.
+ */
+export function createPreparer({ detect: detectHere }: { detect: boolean }): (item: ImportItem) => PreparedItem | Promise<PreparedItem> {
+  let detect: LanguageDetector | null = null
+  return (item) => {
+    if (detect || !detectHere || item.kind !== 'post' || !needsDetection(item.post.lang)) return prepareItem(item, detect)
+    return loadLanguageDetector().then((d) => prepareItem(item, (detect = d)))
   }
 }
 
@@ -41,7 +63,7 @@ export function encodeBatch(items: readonly PreparedItem[]): WireBatch {
     if (it.kind === 'post') {
       const v = it.values
       out.push(POST, it.index, v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, v.source, v.lang, v.conversationId,
-        v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash, it.media.length)
+        v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash, v.langChecked !== false, it.media.length)
       for (const m of it.media) out.push(m.type, m.url, m.thumbnailUrl, m.videoUrl, m.altText, m.width, m.height, m.durationMs)
     } else if (it.kind === 'error') {
       out.push(ERROR, it.index, it.postId, it.reason)
@@ -69,9 +91,10 @@ export function decodeBatch(a: WireBatch): PreparedItem[] {
         conversationId: a[i + 7] as string | null, inReplyToPostId: a[i + 8] as string | null, urls: a[i + 9] as string,
         engagement: a[i + 10] as string, quoted: a[i + 11] as string | null, engagementScore: a[i + 12] as number,
         mediaCount: a[i + 13] as number, rawJson: a[i + 14] as string, contentHash: a[i + 15] as string,
+        langChecked: a[i + 16] as boolean,
       }
-      const n = a[i + 16] as number
-      i += 17
+      const n = a[i + 17] as number
+      i += 18
       const media: PostMedia[] = []
       for (let k = 0; k < n; k++, i += 8) {
         media.push({

@@ -2,8 +2,9 @@ import { Worker } from 'node:worker_threads'
 import type { ImportFormat } from '../../src-shared/schemas/posts.ts'
 import { openSource, parseExport, type ExportInput, type SheafExtras } from '../importers/index.ts'
 import {
-  decodeBatch, fromWireError, prepareItem, PULL_BYTES, type FromWorker, type PreparedItem, type ToWorker,
+  createPreparer, decodeBatch, fromWireError, PULL_BYTES, type FromWorker, type PreparedItem, type ToWorker,
 } from './import-items.ts'
+import { detectorWorker, type DetectorWorker } from './language-detector-worker.ts'
 
 /** An export being read: its format, then its records in batches ready to write. */
 export interface PreparedExport {
@@ -40,20 +41,52 @@ export async function prepareExport(input: ExportInput, opts: PrepareOptions): P
   return src.complete ? prepareHere(src.chunks(), opts) : prepareOffThread(src.chunks(), opts)
 }
 
+/**
+ * Posts of a batch prepared on this thread that still need a language (no usable code in the export)
+ * are detected on a language worker, started only if one is needed: the same detector, and so the
+ * same answers, as the parse worker's, without loading it on the server's thread. Should the worker
+ * fail, they stay unchecked and the background language check takes them.
+ */
+async function detectLanguages(batch: PreparedItem[], detector: () => DetectorWorker): Promise<void> {
+  const need = batch.filter((it): it is Extract<PreparedItem, { kind: 'post' }> => it.kind === 'post' && it.values.langChecked === false)
+  if (need.length === 0) return
+  try {
+    const langs = await detector().detect(need.map((it) => it.values.text))
+    need.forEach((it, i) => {
+      it.values.lang = langs[i] ?? null
+      it.values.langChecked = true
+    })
+  } catch {
+    // left unchecked: the background check retries them after the import
+  }
+}
+
 async function prepareHere(input: AsyncIterable<Uint8Array>, opts: PrepareOptions): Promise<PreparedExport> {
   const parsed = await parseExport(input, { fileName: opts.fileName })
+  const prepare = createPreparer({ detect: false })
+  let worker: DetectorWorker | null = null
+  const detector = () => (worker ??= detectorWorker())
   async function* batches(): AsyncGenerator<PreparedItem[]> {
-    let batch: PreparedItem[] = []
-    for await (const item of parsed.items) {
-      batch.push(prepareItem(item))
-      if (batch.length >= opts.batchSize) {
-        yield batch
-        batch = []
+    try {
+      let batch: PreparedItem[] = []
+      for await (const item of parsed.items) {
+        const prepared = prepare(item)
+        batch.push(prepared instanceof Promise ? await prepared : prepared)
+        if (batch.length >= opts.batchSize) {
+          await detectLanguages(batch, detector)
+          yield batch
+          batch = []
+        }
       }
+      if (batch.length > 0) {
+        await detectLanguages(batch, detector)
+        yield batch
+      }
+    } finally {
+      worker?.close()
     }
-    if (batch.length > 0) yield batch
   }
-  return { format: parsed.format, batches: batches(), extras: () => parsed.extras?.() ?? null, close: () => {} }
+  return { format: parsed.format, batches: batches(), extras: () => parsed.extras?.() ?? null, close: () => worker?.close() }
 }
 
 type Inbox = Exclude<FromWorker, { type: 'pull' }> | { type: 'input-error'; error: unknown }

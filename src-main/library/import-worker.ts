@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { parseExport } from '../importers/index.ts'
-import { encodeBatch, PULL_BYTES, prepareItem, toWireError, type FromWorker, type PreparedItem, type ToWorker } from './import-items.ts'
+import { createPreparer, encodeBatch, PULL_BYTES, toWireError, type FromWorker, type PreparedItem, type ToWorker } from './import-items.ts'
 
 // Worker-thread entry of the importer (see import-source.ts): reads the export's bytes as the importer
 // hands them over, parses and prepares the records, and sends them back in batches, never more than
@@ -76,9 +76,11 @@ async function sendBatch(items: PreparedItem[]): Promise<void> {
 async function main(): Promise<void> {
   const parsed = await parseExport(input(), { fileName })
   send({ type: 'format', format: parsed.format })
+  const prepare = createPreparer({ detect: true })
   let batch: PreparedItem[] = []
   for await (const item of parsed.items) {
-    batch.push(prepareItem(item))
+    const prepared = prepare(item)
+    batch.push(prepared instanceof Promise ? await prepared : prepared)
     if (batch.length >= batchSize) {
       await sendBatch(batch)
       batch = []

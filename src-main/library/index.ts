@@ -1,5 +1,6 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
+import type { Logger } from '../app/logger.ts'
 import { listImportHistory, type Db } from '../store/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
@@ -8,6 +9,7 @@ import { createExporter } from './export/index.ts'
 import { createImporter } from './import.ts'
 import { createMindmap } from './mindmap.ts'
 import { createStats } from './stats.ts'
+import { startLanguageUpgrade, type LanguageUpgrade } from './language-upgrade.ts'
 import { startWarming } from './warm.ts'
 
 export interface LibraryDeps {
@@ -19,6 +21,9 @@ export interface LibraryDeps {
   onCategoriesChanged?: () => void
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */
   offThreadMinBytes?: number
+  log?: Pick<Logger, 'warn' | 'info'>
+  /** Detect the language of older posts in the background after start (default true). */
+  languageUpgrade?: boolean
 }
 
 /** The library capability: import into the store, browse and edit bookmarks, categories, stats, mind map, export. */
@@ -26,10 +31,17 @@ export function createLibrary(deps: LibraryDeps) {
   const { db, clock } = deps
   const categories = createCategories({ db, clock })
   categories.seedDefaults()
-  const importer = createImporter(deps)
+  // Posts a small import could not give a language to (no X code) are detected right after it.
+  let languages: LanguageUpgrade | null = null
+  const importer = createImporter({ ...deps, onImported: (ids) => {
+    languages?.kick()
+    deps.onImported?.(ids)
+  } })
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
+  // Posts stored before languages were kept (migration 0009) get one, a slice at a time.
+  if (deps.languageUpgrade !== false) languages = startLanguageUpgrade({ db, log: deps.log })
   return {
     bookmarks: createBookmarks({ db, clock, onCategoriesChanged: deps.onCategoriesChanged }),
     categories,
@@ -47,7 +59,12 @@ export function createLibrary(deps: LibraryDeps) {
         imported: h.imported, duplicates: h.duplicates, updated: h.updated, errors: h.errors,
       }))
     },
-    close: warmer.stop,
+    /** Resolves once every post's language was decided (at once when there was nothing to do). */
+    languagesChecked: (): Promise<void> => languages?.idle() ?? Promise.resolve(),
+    close: () => {
+      warmer.stop()
+      languages?.stop()
+    },
   }
 }
 
@@ -56,4 +73,5 @@ export type { LibraryImportResult, ImportRequest } from './import.ts'
 export { contentHash, engagementScore } from './convert.ts'
 export { slugify } from './categories.ts'
 export { filterOf } from './bookmarks.ts'
+export { startLanguageUpgrade, type LanguageUpgrade, type LanguageUpgradeOptions } from './language-upgrade.ts'
 export { neutralise } from './export/csv.ts'

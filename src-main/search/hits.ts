@@ -46,6 +46,7 @@ export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bo
       media: media.get(r.id) ?? [],
       urls: parseJson<PostUrl[]>(r.urls, []),
       engagement,
+      lang: r.lang,
     })
   }
   return out

@@ -1,5 +1,6 @@
 import type { SearchMedia } from '../../src-shared/schemas/search.ts'
 import { findDatePhrases, intersect, type DateRange } from './date-phrases.ts'
+import { findLanguagePhrases } from './language-phrases.ts'
 
 /** A query taken apart: filters, phrases, exclusions and the free words left for ranking. */
 export interface ParsedQuery {
@@ -16,8 +17,12 @@ export interface ParsedQuery {
   has: SearchMedia[]
   mediaHints: SearchMedia[]
   dates: DateRange | null
+  /** ISO 639-1 code asked for (`lang:de`, "posts in German", "auf Deutsch"). */
+  lang: string | null
+  /** A `lang:` value that names no language (ignored, with a note). */
+  unknownLang: string | null
   /** Parts that became filters, with their span in `raw`, for chips. */
-  parts: Array<{ kind: 'author' | 'category' | 'media' | 'date' | 'phrase' | 'exclude'; label: string; start: number; end: number }>
+  parts: Array<{ kind: 'author' | 'category' | 'media' | 'date' | 'phrase' | 'exclude' | 'language'; label: string; start: number; end: number }>
 }
 
 const STOP = new Set(('a an and are as at be been but by can could did do does for from had has have how i if in into ' +
@@ -97,6 +102,18 @@ export function parseQuery(raw: string, now: number): ParsedQuery {
     has.add(v)
     return { kind: 'media', label: MEDIA_LABEL[v] }
   }, parts)
+  // Before minus words and dates; the phrase's words ("posts in German") are then not searched for.
+  let lang: string | null = null
+  let unknownLang: string | null = null
+  for (const l of findLanguagePhrases(s.text)) {
+    if (l.lang) {
+      lang ??= l.lang
+      if (lang === l.lang) parts.push({ kind: 'language', label: l.label, start: l.start, end: l.end })
+    } else {
+      unknownLang = s.text.slice(l.start, l.end).replace(/^[^:]*:/, '')
+    }
+    s.text = s.text.slice(0, l.start) + ' '.repeat(l.end - l.start) + s.text.slice(l.end)
+  }
   take(s, /(^|\s)-([\p{L}\p{N}][\p{L}\p{N}_'.+#-]*)/gu, (m) => {
     excluded.push(m[2].toLowerCase())
     return { kind: 'exclude', label: `not "${m[2]}"` }
@@ -122,6 +139,8 @@ export function parseQuery(raw: string, now: number): ParsedQuery {
     has: [...has],
     mediaHints,
     dates: intersect(dateMatches.map((d) => d.range)),
+    lang,
+    unknownLang,
     parts: parts.sort((a, b) => a.start - b.start),
   }
 }

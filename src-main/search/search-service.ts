@@ -210,6 +210,7 @@ export function createSearch(deps: SearchDeps): Search {
       before: p.dates?.before ?? undefined,
       mustMatch: p.phrases.map(phraseExpr),
       mustNotMatch: p.excluded.map(phraseExpr),
+      lang: p.lang ?? undefined,
     }
     if (indexQueued(budget) + semantic.catchUp(budget) > 0) background()
 

@@ -1,4 +1,5 @@
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
+import { languageName } from './language-phrases.ts'
 import { queryWithout, type ParsedQuery } from './query-parser.ts'
 import { stripLinks } from './words.ts'
 
@@ -9,6 +10,7 @@ export function filterReasons(p: ParsedQuery, cat: { name: string } | null): str
   if (p.author) out.push(`by @${p.author}`)
   if (cat) out.push(`in ${cat.name}`)
   for (const h of p.has) out.push(h === 'image' ? 'has an image' : h === 'video' ? 'has a video' : 'has a link')
+  if (p.lang) out.push(`in ${languageName(p.lang)}`)
   if (p.dates) out.push(`posted ${p.dates.label}`)
   for (const x of p.excluded) out.push(`without "${x}"`)
   return out
@@ -19,6 +21,7 @@ export function describe(p: ParsedQuery, cat: { slug: string; name: string } | n
   const chips: SearchUnderstood['chips'] = p.parts
     .filter((part) => part.kind !== 'category' || cat)
     .map((part) => ({ kind: part.kind, label: part.kind === 'category' && cat ? `in ${cat.name}` : part.label, queryWithout: queryWithout(p.raw, part) }))
+  if (p.unknownLang !== null) notes.push(`"${p.unknownLang}" is not a language code such as de or es, so posts in every language were searched.`)
   // Removing a correction searches the word as typed: quoted, it is taken literally and never corrected.
   for (const c of corrections) {
     chips.push({ kind: 'correction', label: `showing results for "${c.to}" (you typed "${c.from}")`, queryWithout: asTyped(p.raw, c.from) })
@@ -30,6 +33,7 @@ export function describe(p: ParsedQuery, cat: { slug: string; name: string } | n
     excluded: p.excluded,
     author: p.author,
     category: cat ? { slug: cat.slug, name: cat.name } : null,
+    lang: p.lang,
     has: p.has,
     mediaHints: p.mediaHints,
     after: iso(p.dates?.after),

@@ -45,7 +45,10 @@ export const bookmarks = sqliteTable('bookmarks', {
   importedAt: createdAt(),
   updatedAt: ms('updated_at'),
   source: text('source').notNull(),
+  /** ISO 639-1 (X's own code, normalised, or detected on import), or null when the text has no clear language. */
   lang: text('lang'),
+  /** 1 once the language was decided (X's or the detector's); null: a post from before 0009 not looked at yet. */
+  langChecked: integer('lang_checked'),
   conversationId: text('conversation_id'),
   inReplyToPostId: text('in_reply_to_post_id'),
   /** JSON arrays/objects kept as text: PostUrl[], Engagement, QuotedPost | null. */
@@ -63,6 +66,9 @@ export const bookmarks = sqliteTable('bookmarks', {
   index('bookmarks_post_created_at_idx').on(t.postCreatedAt), // sort=newest|oldest
   index('bookmarks_engagement_created_idx').on(t.engagementScore, t.postCreatedAt), // sort=popular, ties by date
   index('bookmarks_source_created_idx').on(t.source, t.postCreatedAt), // source filter + sort
+  index('bookmarks_lang_created_idx').on(t.lang, t.postCreatedAt), // lang filter + sort, language counts
+  // the background language check's work list: posts from before 0009 whose language was never decided
+  index('bookmarks_lang_unchecked_idx').on(t.id).where(sql`lang IS NULL AND lang_checked IS NULL`),
   // The author filter and top authors use search_bookmarks_author_lower_idx (migration 0003): handles
   // are case-insensitive, and a second index on the raw handle only slowed every insert (0007).
 ])

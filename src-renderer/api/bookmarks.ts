@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { zBookmarkDetail, zBookmarkList, type Bookmark, type BookmarkDetail } from '../../src-shared/schemas/bookmarks.ts'
-import { zBulkResult } from '../../src-shared/schemas/library.ts'
+import { zBulkResult, zLanguageCounts } from '../../src-shared/schemas/library.ts'
 import { del, get, post, put, type Query } from './client.ts'
 
 export const PAGE_SIZE = 100
@@ -16,3 +16,6 @@ export const bulkAction = (ids: number[], action: 'delete' | 'addCategory' | 're
   post('/api/bookmarks/bulk', { ids, action, slug }, { schema: zBulkResult })
 
 export type { Bookmark, BookmarkDetail }
+
+/** The languages the library holds, most posts first (the filter bar offers only these). */
+export const fetchLanguages = () => get('/api/bookmarks/languages', { schema: zLanguageCounts })

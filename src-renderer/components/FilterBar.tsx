@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react'
 import { BOOKMARK_SORTS } from '../../src-shared/schemas/library.ts'
-import { sourceLabel } from '../lib/format.ts'
+import { fmtNumber, sourceLabel } from '../lib/format.ts'
+import { languageName } from '../lib/languages.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
+import { useLanguagesStore } from '../stores/languages.ts'
 import { useRouterStore } from '../stores/router.ts'
 import { useStatsStore } from '../stores/stats.ts'
 import { Icon } from './Icon.tsx'
 
 // A stable empty list: a selector returning a fresh [] would re-render forever.
 const NO_SOURCES: { source: string; count: number }[] = []
+const NO_LANGUAGES: { lang: string; count: number }[] = []
 
 const SORT_LABELS: Record<string, string> = { newest: 'Newest first', oldest: 'Oldest first', popular: 'Most popular', imported: 'Recently imported' }
 const MEDIA_LABELS: Record<string, string> = { '': 'Any media', any: 'With media', photo: 'Photos', video: 'Videos', none: 'No media' }
@@ -17,10 +20,12 @@ export function FilterBar({ params }: { params: URLSearchParams }) {
   const setQuery = useRouterStore((s) => s.setQuery)
   const categories = useCategoriesStore((s) => s.categories)
   const sources = useStatsStore((s) => s.stats?.bySource) ?? NO_SOURCES
+  const languages = useLanguagesStore((s) => s.counts?.languages) ?? NO_LANGUAGES
   const [q, setQ] = useState(params.get('q') ?? '')
   const [author, setAuthor] = useState(params.get('author') ?? '')
   const [open, setOpen] = useState(false)
 
+  useEffect(() => void useLanguagesStore.getState().load(), [])
   useEffect(() => setQ(params.get('q') ?? ''), [params.get('q')])
   useEffect(() => setAuthor(params.get('author') ?? ''), [params.get('author')])
   // Typing updates the URL after a pause, so the list refetches once per pause, not per key.
@@ -38,7 +43,7 @@ export function FilterBar({ params }: { params: URLSearchParams }) {
     return () => clearTimeout(t)
   }, [author])
 
-  const active = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag'].filter((k) => params.get(k)).length
+  const active = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag', 'lang'].filter((k) => params.get(k)).length
   const set = (k: string) => (e: { target: { value: string } }) => setQuery({ [k]: e.target.value || null })
 
   return (
@@ -73,6 +78,14 @@ export function FilterBar({ params }: { params: URLSearchParams }) {
           </select>
         </div>
         <div className="field-inline">
+          <label htmlFor="f-lang">Language</label>
+          <select id="f-lang" value={params.get('lang') ?? ''} onChange={set('lang')}>
+            <option value="">All languages</option>
+            {languages.map((l) => <option key={l.lang} value={l.lang}>{languageName(l.lang)} ({fmtNumber(l.count)})</option>)}
+            {params.get('lang') && !languages.some((l) => l.lang === params.get('lang')) && <option value={params.get('lang')!}>{languageName(params.get('lang')!)}</option>}
+          </select>
+        </div>
+        <div className="field-inline">
           <label htmlFor="f-author">Author</label>
           <input id="f-author" value={author} onChange={(e) => setAuthor(e.target.value)} placeholder="@handle" autoComplete="off" />
         </div>
@@ -100,7 +113,7 @@ export function FilterBar({ params }: { params: URLSearchParams }) {
           </span>
         )}
         {active > 0 && (
-          <button type="button" className="btn btn-ghost" onClick={() => setQuery({ category: null, source: null, author: null, media: null, from: null, to: null, uncategorized: null, q: null, tag: null })}>
+          <button type="button" className="btn btn-ghost" onClick={() => setQuery({ category: null, source: null, author: null, media: null, from: null, to: null, uncategorized: null, q: null, tag: null, lang: null })}>
             Clear filters
           </button>
         )}

@@ -1,6 +1,7 @@
 import { memo } from 'react'
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import { fmtCompact, fmtDate } from '../lib/format.ts'
+import { languageName, UI_LANGUAGE } from '../lib/languages.ts'
 import { Avatar } from './Avatar.tsx'
 import { CategoryChip } from './CategoryChip.tsx'
 import { Icon } from './Icon.tsx'
@@ -40,6 +41,9 @@ export const PostCard = memo(function PostCard({ bookmark: b, view, selected, on
         <div className="chips">
           {b.categories.map((c) => <CategoryChip key={c.slug} category={c} small />)}
         </div>
+        {b.lang && b.lang !== UI_LANGUAGE && (
+          <span className="lang-badge" title={`In ${languageName(b.lang)}`} aria-label={`In ${languageName(b.lang)}`}>{b.lang.toUpperCase()}</span>
+        )}
         {likes !== null && likes !== undefined && likes > 0 && (
           <span className="post-meta" aria-label={`${likes} likes`}><Icon name="sparkles" size={13} /> {fmtCompact(likes)}</span>
         )}

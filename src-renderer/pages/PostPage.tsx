@@ -11,6 +11,7 @@ import { ExternalLink, Link } from '../components/Link.tsx'
 import { Thumb } from '../components/MediaThumbs.tsx'
 import { RichText } from '../components/RichText.tsx'
 import { fmtCompact, fmtDate, postUrl, sourceLabel } from '../lib/format.ts'
+import { languageName } from '../lib/languages.ts'
 import { hostOf, safeHref } from '../lib/links.ts'
 import { isTyping } from '../lib/shortcuts.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
@@ -144,6 +145,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
               <h1 id="post-title" ref={top} tabIndex={-1} className="reader-author">{post.authorName || post.authorHandle}</h1>
               <p className="reader-meta">
                 <Link to={`/library?author=${encodeURIComponent(post.authorHandle)}`}>@{post.authorHandle}</Link> · <time dateTime={post.postCreatedAt}>{fmtDate(post.postCreatedAt, { dateStyle: 'long', timeStyle: 'short' })}</time>
+                {post.lang && <> · <Link to={`/library?lang=${post.lang}`} title="Posts in this language">{languageName(post.lang)}</Link></>}
               </p>
             </div>
             <ExternalLink href={postUrl(post.authorHandle, post.postId)} className="btn btn-small reader-open"><Icon name="external" size={14} /> Open on X</ExternalLink>

@@ -1,5 +1,6 @@
 import { useCategoriesStore } from './categories.ts'
 import { onImported } from './imports.ts'
+import { useLanguagesStore } from './languages.ts'
 import { useLibraryStore } from './library.ts'
 import { onPipelineComplete } from './pipeline.ts'
 import { useStatsStore } from './stats.ts'
@@ -9,6 +10,7 @@ export function wireRefreshes(): void {
   const refresh = () => {
     useLibraryStore.getState().reload()
     useStatsStore.getState().invalidate()
+    useLanguagesStore.getState().invalidate()
     void useCategoriesStore.getState().load(true)
   }
   onImported(refresh)

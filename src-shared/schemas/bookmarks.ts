@@ -39,6 +39,8 @@ export const zBookmark = z.object({
   media: z.array(zMedia),
   urls: z.array(zPostUrl),
   engagement: zEngagement,
+  /** ISO 639-1 (X's own code or detected at import), or null when the post has no clear language. */
+  lang: z.string().nullable(),
 })
 export type Bookmark = z.infer<typeof zBookmark>
 
@@ -63,7 +65,6 @@ export const zBookmarkDetail = zBookmark.extend({
   quoted: zQuotedPost.nullable(),
   /** The signed-in person's private note. */
   note: z.string().nullable(),
-  lang: z.string().nullable(),
 })
 export type BookmarkDetail = z.infer<typeof zBookmarkDetail>
 

@@ -26,6 +26,9 @@ const isoDate = (name: string, end: boolean) =>
       return dateOnly && end ? ms + 86_400_000 - 1 : ms
     })
 
+/** An ISO 639-1 language code as Sheaf stores it. */
+export const LANG_CODE = /^[a-z]{2}$/
+
 const word = (name: string, max = 200) => z.string().trim().min(1, `${name} must not be empty`).max(max, `${name} is too long`)
 
 /** The filters shared by GET /api/bookmarks, GET /api/export and the mind map. */
@@ -40,6 +43,8 @@ export const zBookmarkFilterQuery = z.object({
   uncategorized: z.enum(['true', 'false', '1', '0'], { error: 'uncategorized must be true or false' })
     .transform((v) => v === 'true' || v === '1').optional(),
   tag: word('tag', 100).transform((s) => s.replace(/^#/, '').toLowerCase()).optional(),
+  /** ISO 639-1, as `lang` on a list item (see GET /api/bookmarks/languages). */
+  lang: z.string().regex(LANG_CODE, 'lang must be a two-letter ISO 639-1 code in lower case, such as de or es').optional(),
 })
 export type BookmarkFilterQuery = z.infer<typeof zBookmarkFilterQuery>
 
@@ -68,6 +73,16 @@ export const zBulkBody = z.object({
 export type BulkBody = z.infer<typeof zBulkBody>
 
 export const zBulkResult = z.object({ action: z.enum(BULK_ACTIONS), affected: z.number().int() })
+
+/** GET /api/bookmarks/languages: the languages the library holds, most posts first. */
+export const zLanguageCounts = z.object({
+  languages: z.array(z.object({ lang: z.string(), count: z.number().int() })),
+  /** Posts with no language: too short to tell, only links, media or hashtags. */
+  none: z.number().int(),
+  /** Posts stored before languages were kept that the background check has not reached yet (part of `none`). */
+  pending: z.number().int(),
+})
+export type LanguageCounts = z.infer<typeof zLanguageCounts>
 
 export const zImportHistoryEntry = z.object({
   id: z.number().int(),

@@ -30,7 +30,7 @@ export type SearchMedia = z.infer<typeof zSearchMedia>
 
 /** One thing the query asked for, shown as a removable chip. */
 export const zSearchChip = z.object({
-  kind: z.enum(['author', 'category', 'media', 'date', 'phrase', 'exclude', 'correction']),
+  kind: z.enum(['author', 'category', 'media', 'date', 'phrase', 'exclude', 'correction', 'language']),
   /** Plain words for the chip, e.g. "by @simonw", "March 2024", "not 'crypto'". */
   label: z.string(),
   /** The query with this part taken out: what to search when the chip is removed. */
@@ -52,6 +52,8 @@ export const zSearchUnderstood = z.object({
   author: z.string().nullable(),
   /** The category asked for with in:, when it exists. */
   category: z.object({ slug: z.string(), name: z.string() }).nullable(),
+  /** ISO 639-1 code of the language asked for (`lang:de`, "posts in German", "auf Deutsch"), or null. */
+  lang: z.string().nullable(),
   /** Media the posts must have (has:image, has:video, has:link). */
   has: z.array(zSearchMedia),
   /** Media words ("screenshot", "video") that favour posts with such media without requiring it. */

@@ -20,3 +20,13 @@ export async function allBookmarks(client: Client, query = ''): Promise<any[]> {
     if (res.body.bookmarks.length < 100) return out
   }
 }
+
+/** Waits until the background language check has decided every post's language (a small import leaves it that work). */
+export async function languagesSettled(client: Client): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const res = await client.get('/api/bookmarks/languages')
+    if (res.status === 200 && res.body.pending === 0) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('the background language check did not finish')
+}

@@ -13,6 +13,8 @@ export interface PostSpec {
   tags?: string[]
   summary?: string
   entities?: Record<string, string[]>
+  /** The post's language code; 'en' unless given (null: none, detected at import). */
+  lang?: string | null
 }
 
 export interface CategorySpec {
@@ -39,7 +41,7 @@ export function sheafExport(posts: PostSpec[], categories: CategorySpec[] = []):
         width: null, height: null, durationMs: null, ocrText: m.ocrText ?? null, visualTags: null, description: null,
       })),
       engagement: { likes: 1, reposts: 0, replies: 0, quotes: 0, bookmarks: 0, views: null },
-      lang: 'en',
+      lang: p.lang === undefined ? 'en' : p.lang,
       conversationId: null,
       inReplyToPostId: null,
       quoted: null,

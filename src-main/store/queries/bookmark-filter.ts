@@ -15,6 +15,8 @@ export interface BookmarkFilter {
   uncategorized?: boolean
   /** Tag name, lower case. */
   tag?: string
+  /** ISO 639-1 code (two lower-case letters). */
+  lang?: string
 }
 
 export type SortKey = 'newest' | 'oldest' | 'popular' | 'imported'
@@ -62,6 +64,13 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     clauses.push('b.source = ?')
     params.push(f.source)
   }
+  if (f.lang !== undefined) {
+    // A language with few posts: the (lang, post_created_at) index finds them, already in date order.
+    // A common one (walk): `+` keeps SQLite off that index, so a popular page walks the engagement
+    // index and tests each row, instead of sorting every post in the language (45 ms for 44,000).
+    clauses.push(opts.walk ? '+b.lang = ?' : 'b.lang = ?')
+    params.push(f.lang)
+  }
   if (f.author !== undefined) {
     // lower() on both sides (ASCII, like NOCASE) so the lower(author_handle) index serves it
     clauses.push('lower(b.author_handle) = lower(?)')
@@ -104,4 +113,4 @@ export function countSql(f: BookmarkFilter): { sql: string; params: unknown[] } 
 
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
-  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag])
+  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang])

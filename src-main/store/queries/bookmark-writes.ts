@@ -20,6 +20,8 @@ export interface BookmarkValues {
   mediaCount: number
   rawJson: string
   contentHash: string
+  /** false: `lang` is not decided yet (the background language check will); true or absent: it is. */
+  langChecked?: boolean
 }
 
 const COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
@@ -45,13 +47,17 @@ export function insertBookmark(db: Db, v: BookmarkValues, importedAt: number): n
   return id
 }
 
-/** The row alone, not queued for search: the caller must call queueNewPostsForSearch before committing. */
+/**
+ * The row alone, not queued for search: the caller must call queueNewPostsForSearch before committing.
+ * `lang` is the caller's decision (the importer's, see src-main/language) unless `langChecked` is false.
+ */
 export function insertBookmarkRow(db: Db, v: BookmarkValues, importedAt: number): number {
   return Number(stmt(db, `INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, created_at, source, lang,
-      conversation_id, in_reply_to_post_id, urls, engagement, quoted, engagement_score, media_count, raw_json, content_hash)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      conversation_id, in_reply_to_post_id, urls, engagement, quoted, engagement_score, media_count, raw_json, content_hash, lang_checked)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, importedAt, v.source, v.lang, v.conversationId,
-      v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash).lastInsertRowid)
+      v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash,
+      v.langChecked === false ? null : 1).lastInsertRowid)
 }
 
 /**

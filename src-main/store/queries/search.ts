@@ -27,11 +27,13 @@ export interface SearchFilter {
   mustMatch?: string[]
   /** FTS5 expressions no result may match (minus words). */
   mustNotMatch?: string[]
+  /** ISO 639-1 code (`lang:de`, "posts in German"). */
+  lang?: string
 }
 
 export const hasSearchFilter = (f: SearchFilter): boolean =>
   f.author !== undefined || f.categoryId !== undefined || (f.has?.length ?? 0) > 0 || f.after !== undefined ||
-  f.before !== undefined || (f.mustMatch?.length ?? 0) > 0 || (f.mustNotMatch?.length ?? 0) > 0
+  f.before !== undefined || (f.mustMatch?.length ?? 0) > 0 || (f.mustNotMatch?.length ?? 0) > 0 || f.lang !== undefined
 
 /** The filter as SQL over the alias `b` (bookmarks). */
 export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: unknown[] } {
@@ -40,6 +42,10 @@ export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: u
   if (f.author !== undefined) {
     clauses.push('lower(b.author_handle) = ?') // served by search_bookmarks_author_lower_idx
     params.push(f.author.toLowerCase())
+  }
+  if (f.lang !== undefined) {
+    clauses.push('b.lang = ?') // served by bookmarks_lang_created_idx
+    params.push(f.lang)
   }
   if (f.categoryId !== undefined) {
     clauses.push('b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)')
@@ -255,11 +261,12 @@ export interface SearchHitRow {
   source: string
   urls: string
   engagement: string
+  lang: string | null
 }
 
 export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle,
-    b.author_name AS authorName, b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.source, b.urls, b.engagement
+    b.author_name AS authorName, b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.source, b.urls, b.engagement, b.lang
     FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
 
 export const searchHitMedia = (db: Db, ids: readonly number[]) =>
