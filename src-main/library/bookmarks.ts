@@ -7,6 +7,7 @@ import {
   putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
 } from '../store/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
+import { duplicatesOf, mergeBookmarks, mergedRecordsOf } from './duplicates.ts'
 
 export const filterOf = (q: Partial<BookmarkFilter>): BookmarkFilter => ({
   category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
@@ -99,7 +100,15 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
         quoted: quotedOf(row),
         note: noteFor(db, id, userId),
         lang: row.lang,
+        duplicates: duplicatesOf(db, row),
+        merged: mergedRecordsOf(db, id),
       }
+    },
+
+    /** Folds post `otherId` into `id` (library/duplicates.ts) and returns the kept post. */
+    merge(id: number, otherId: number, userId: number): BookmarkDetail {
+      mergeBookmarks(db, id, otherId, { userId, now: clock() })
+      return this.detail(id, userId)
     },
 
     /** Replaces the post's categories with `slugs`, all as the user's choice. */

@@ -2,10 +2,11 @@ import { createReadStream, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AppError } from '../../src-shared/errors.ts'
 import type { ImportResult } from '../../src-shared/schemas/posts.ts'
+import { duplicateKeys } from '../duplicates/index.ts'
 import { mergePost, UNKNOWN_HANDLE, type ExportInput } from '../importers/index.ts'
 import {
-  adoptSoleOwnerHandle, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
-  optimize, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
+  adoptSoleOwnerHandle, allMergedPostIds, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
+  insertPostKeys, optimize, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
 import { postToValues, recordToPost, valuesToPost } from './convert.ts'
 import { applySheafExtras } from './import-extras.ts'
@@ -42,18 +43,25 @@ interface Run {
   inserted: Set<number>
   /** Post ids stored before this import plus those it wrote: a post not in here needs no lookup. */
   known: Set<string>
+  /** Post ids folded into another post by a merge: importing one again counts as a duplicate. */
+  merged: Set<string>
 }
 
 /** Writes one prepared post; database failures fail the import. */
 function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' }>, now: number): void {
   const { result } = run
-  const { values, media } = item
+  const { values, media, keys } = item
+  if (run.merged.has(values.postId)) {
+    result.duplicates++
+    return
+  }
   const existing = run.known.has(values.postId) ? bookmarkByPostId(db, values.postId) : null
   if (!existing) {
     // Queued for search per batch (queueNewPostsForSearch), not per row.
     const id = insertBookmarkRow(db, values, now)
     run.known.add(values.postId)
     for (let i = 0; i < media.length; i++) insertMediaRow(db, id, i, media[i])
+    insertPostKeys(db, id, keys)
     result.imported++
     run.changed.push(id)
     run.inserted.add(id)
@@ -71,6 +79,8 @@ function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' 
   }
   const next = postToValues(merged)
   updateBookmark(db, existing.id, next, now)
+  // Added, not replaced: keys of records merged into this post stay with it.
+  insertPostKeys(db, existing.id, duplicateKeys({ postId: merged.postId, text: merged.text, urls: merged.urls, quotedPostId: merged.quoted?.postId ?? null }))
   if (JSON.stringify(merged.media) !== JSON.stringify(before.media)) {
     replaceMedia(db, existing.id, merged.media)
   }
@@ -107,6 +117,7 @@ export function createImporter(deps: ImportDeps) {
       changed: [],
       inserted: new Set(),
       known: new Set(),
+      merged: new Set(),
     }
     const now = clock()
     let tx: WriteTransaction | null = null
@@ -118,6 +129,7 @@ export function createImporter(deps: ImportDeps) {
       if (!tx) {
         tx = beginWrite(db)
         r.known = allPostIds(db)
+        r.merged = allMergedPostIds(db)
         queuedUpTo = newAfter = maxBookmarkId(db)
       }
       for (const item of batch) applyItem(db, r, item, now)

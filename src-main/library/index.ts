@@ -3,6 +3,7 @@ import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import { listImportHistory, type Db } from '../store/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
+import { startKeyFill } from './duplicate-keys-fill.ts'
 import { iso } from './convert.ts'
 import { createExporter } from './export/index.ts'
 import { createImporter } from './import.ts'
@@ -27,6 +28,7 @@ export function createLibrary(deps: LibraryDeps) {
   const importer = createImporter(deps)
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })
+  const keyFill = startKeyFill({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
   return {
     bookmarks: createBookmarks({ db, clock }),
@@ -45,7 +47,10 @@ export function createLibrary(deps: LibraryDeps) {
         imported: h.imported, duplicates: h.duplicates, updated: h.updated, errors: h.errors,
       }))
     },
-    close: warmer.stop,
+    close: () => {
+      warmer.stop()
+      keyFill.stop()
+    },
   }
 }
 

@@ -2,9 +2,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { LOCAL_EMBEDDING_MODEL, relatedSpaceFor, spaceVectors } from '../../ai/index.ts'
 import type { LocalRunner, RelatedSpace } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
+import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
-  replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples,
+  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples,
 } from '../../store/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
@@ -55,6 +56,8 @@ export const categorization: Stage = {
       }))),
       ctx.runner.related(ready.map((p) => p.id), RELATED),
     ])
+    // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
+    const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
     const suggested = new Map(local.map((r) => [r.id, r.categories]))
     const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
     for (const [id, cats] of ctx.remoteCategories) {
@@ -73,6 +76,7 @@ export const categorization: Stage = {
     transaction(ctx.db, () => {
       replacePipelineCategories(ctx.db, chosen, now)
       setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
+      replaceMeaningPairs(ctx.db, ready.map((p) => p.id), sameMeaning)
       markJobItems(ctx.db, ctx.jobId, ids, 4)
     })
     for (const id of ids) ctx.remoteCategories.delete(id)
