@@ -16,3 +16,5 @@ export const bulkAction = (ids: number[], action: 'delete' | 'addCategory' | 're
   post('/api/bookmarks/bulk', { ids, action, slug }, { schema: zBulkResult })
 
 export type { Bookmark, BookmarkDetail }
+/** Folds post `otherId` into post `id`; returns the kept post. */
+export const mergeBookmark = (id: number, otherId: number) => post(`/api/bookmarks/${id}/merge`, { otherId }, { schema: zBookmarkDetail })
