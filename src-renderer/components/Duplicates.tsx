@@ -35,7 +35,7 @@ export function DuplicatesPanel({ post, canMerge, onMerge }: { post: BookmarkDet
               </Link>
               <p className="dup-why muted">{d.reasons.map((r) => REASON_LABEL[r]).join(' · ')}</p>
               {canMerge && (
-                <button type="button" className="btn btn-small" disabled={busy} onClick={() => setConfirm(d.id)} aria-label={`Merge @${d.authorHandle}'s post into this one`}>
+                <button type="button" className="btn btn-small" disabled={busy} onClick={() => setConfirm(d.id)} aria-label={`Merge into this post: the copy by @${d.authorHandle}`}>
                   <Icon name="merge" size={14} /> Merge into this post
                 </button>
               )}

@@ -234,11 +234,11 @@ export const JOURNEYS: Journey[] = [
       await panel.getByText('@reposter').waitFor()
       await panel.getByText('same text · same link').waitFor()
       await shootBoth(p, 'post-duplicates', { fullPage: true })
-      await panel.getByRole('button', { name: /Merge @reposter's post/ }).click()
+      await panel.getByRole('button', { name: 'Merge into this post: the copy by @reposter' }).click()
       await p.getByRole('button', { name: 'Merge', exact: true }).click()
       await p.locator('.toast', { hasText: 'Merged' }).waitFor()
       await panel.getByRole('heading', { name: 'Merged into this post' }).waitFor()
-      assert((await panel.getByRole('button', { name: /Merge @reposter's post/ }).count()) === 0, 'the merged copy is no longer offered')
+      assert((await panel.getByRole('button', { name: 'Merge into this post: the copy by @reposter' }).count()) === 0, 'the merged copy is no longer offered')
       await p.goto(`${ctx.url}/library?author=reposter`)
       await p.getByText('No posts match these filters').waitFor()
     },
