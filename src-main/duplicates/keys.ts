@@ -74,21 +74,48 @@ export function normalizeLink(raw: string, ownPostId?: string): string | null {
  * removed, links removed, lower-case, letters and digits only (punctuation, emoji and the "…" of a
  * cut-off retweet go), single spaces.
  */
-export function normalizeText(text: string): string {
-  let s = text.normalize('NFKC')
+export function normalizeText(text: string, maxChars = Infinity): string {
+  // Plain ASCII (most posts) needs no Unicode normalisation, the costliest step.
+  let s = NON_ASCII.test(text) ? text.normalize('NFKC') : text
   if (s.includes('&')) s = s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
   s = s.replace(/^\s*RT\s+@\w{1,15}\s*:\s*/i, '')
   s = s.replace(/^(\s*[@＠]\w{1,15}[\s,]*)+/, '')
+  if (s.length > maxChars) s = s.slice(0, maxChars)
   s = s.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ')
-  s = s.toLowerCase().replace(/[^\p{L}\p{N}\s]+/gu, (m) => (/['’]/.test(m) && m.length === 1 ? '' : ' '))
-  return s.replace(/\s+/g, ' ').trim()
+  if (!NON_ASCII.test(s)) return asciiWords(s)
+  return s.toLowerCase().replace(/['’]/g, '').replace(NOT_WORD, ' ').trim()
 }
+
+/** normalizeText's last step for ASCII text, without regular expressions (most posts; ~5x faster). */
+function asciiWords(s: string): string {
+  let out = ''
+  let pending = false
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i)
+    if (c === 39) continue // an apostrophe joins: "it's" -> "its"
+    const upper = c >= 65 && c <= 90
+    if (upper) c += 32
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (pending && out.length > 0) out += ' '
+      pending = false
+      out += String.fromCharCode(c)
+    } else {
+      pending = true
+    }
+  }
+  return out
+}
+
+const NON_ASCII = /[^\x00-\x7f]/
+const NOT_WORD = /[^\p{L}\p{N}]+/gu
+/** Enough of a text for its first TEXT_KEY_WORDS words, links included: the key never reads further. */
+const KEY_CHARS = 600
 
 /** The text key: the first TEXT_KEY_WORDS normalised words, or null below MIN_TEXT_WORDS. */
 export function textKey(text: string): string | null {
-  const norm = normalizeText(text)
+  const norm = normalizeText(text, KEY_CHARS)
   if (norm === '') return null
-  const words = norm.split(' ')
+  const words = norm.split(' ', TEXT_KEY_WORDS + 1)
   if (words.length < MIN_TEXT_WORDS) return null
   return words.slice(0, TEXT_KEY_WORDS).join(' ')
 }

@@ -61,7 +61,8 @@ export function toKnowledge(k: KnowledgeRecord, tags: string[]): Knowledge {
   }
 }
 
-export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) {
+/** `beforeDuplicates`: keys what is still queued for duplicate keys, when little is (duplicate-keys-fill.ts). */
+export function createBookmarks({ db, clock, beforeDuplicates = () => {} }: { db: Db; clock: () => number; beforeDuplicates?: () => void }) {
   const mustExist = (id: number) => {
     const row = bookmarkById(db, id)
     if (!row) throw new AppError('NOT_FOUND', `No bookmark with id ${id}.`)
@@ -90,6 +91,7 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
 
     detail(id: number, userId: number): BookmarkDetail {
       const row = mustExist(id)
+      beforeDuplicates()
       const [item] = hydrate(db, [id])
       const k = knowledgeFor(db, id)
       const tags = tagsForBookmarks(db, [id]).map((t) => t.name)
@@ -107,6 +109,7 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
 
     /** Folds post `otherId` into `id` (library/duplicates.ts) and returns the kept post. */
     merge(id: number, otherId: number, userId: number): BookmarkDetail {
+      beforeDuplicates() // the other post's keys move to this one
       mergeBookmarks(db, id, otherId, { userId, now: clock() })
       return this.detail(id, userId)
     },

@@ -1,6 +1,5 @@
 import { AppError, type ErrorCode } from '../../src-shared/errors.ts'
 import type { ImportFormat, PostMedia } from '../../src-shared/schemas/posts.ts'
-import { duplicateKeys, type PostKey } from '../duplicates/index.ts'
 import type { ImportItem, SheafExtras } from '../importers/index.ts'
 import type { BookmarkValues } from '../store/index.ts'
 import { postToValues } from './convert.ts'
@@ -11,7 +10,7 @@ import { postToValues } from './convert.ts'
  * preparation runs in the parse worker and, for small files, in the importer itself.
  */
 export type PreparedItem =
-  | { kind: 'post'; index: number; values: BookmarkValues; media: PostMedia[]; keys: PostKey[] }
+  | { kind: 'post'; index: number; values: BookmarkValues; media: PostMedia[] }
   | { kind: 'error'; index: number; postId: string | null; reason: string }
   | { kind: 'skipped'; index: number; reason: string }
 
@@ -19,10 +18,7 @@ export type PreparedItem =
 export function prepareItem(item: ImportItem): PreparedItem {
   if (item.kind !== 'post') return item
   try {
-    const p = item.post
-    // Duplicate keys are made here, on the parse worker for large files, not on the thread that writes.
-    const keys = duplicateKeys({ postId: p.postId, text: p.text, urls: p.urls, quotedPostId: p.quoted?.postId ?? null })
-    return { kind: 'post', index: item.index, values: postToValues(p), media: p.media, keys }
+    return { kind: 'post', index: item.index, values: postToValues(item.post), media: item.post.media }
   } catch (e) {
     return { kind: 'error', index: item.index, postId: item.post.postId, reason: (e as Error).message }
   }
@@ -47,8 +43,6 @@ export function encodeBatch(items: readonly PreparedItem[]): WireBatch {
       out.push(POST, it.index, v.postId, v.text, v.authorHandle, v.authorName, v.postCreatedAt, v.source, v.lang, v.conversationId,
         v.inReplyToPostId, v.urls, v.engagement, v.quoted, v.engagementScore, v.mediaCount, v.rawJson, v.contentHash, it.media.length)
       for (const m of it.media) out.push(m.type, m.url, m.thumbnailUrl, m.videoUrl, m.altText, m.width, m.height, m.durationMs)
-      out.push(it.keys.length)
-      for (const k of it.keys) out.push(k.kind, k.key)
     } else if (it.kind === 'error') {
       out.push(ERROR, it.index, it.postId, it.reason)
     } else {
@@ -85,9 +79,7 @@ export function decodeBatch(a: WireBatch): PreparedItem[] {
           altText: a[i + 4] as string | null, width: a[i + 5] as number | null, height: a[i + 6] as number | null, durationMs: a[i + 7] as number | null,
         })
       }
-      const keys: PostKey[] = []
-      for (let k = a[i++] as number; k > 0; k--, i += 2) keys.push({ kind: a[i] as PostKey['kind'], key: a[i + 1] as string })
-      out.push({ kind: 'post', index, values, media, keys })
+      out.push({ kind: 'post', index, values, media })
     }
   }
   return out

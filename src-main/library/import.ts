@@ -2,11 +2,10 @@ import { createReadStream, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AppError } from '../../src-shared/errors.ts'
 import type { ImportResult } from '../../src-shared/schemas/posts.ts'
-import { duplicateKeys } from '../duplicates/index.ts'
 import { mergePost, UNKNOWN_HANDLE, type ExportInput } from '../importers/index.ts'
 import {
   adoptSoleOwnerHandle, allMergedPostIds, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
-  insertPostKeys, optimize, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
+  optimize, queueForKeys, queueNewPostsForKeys, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
 import { postToValues, recordToPost, valuesToPost } from './convert.ts'
 import { applySheafExtras } from './import-extras.ts'
@@ -50,7 +49,7 @@ interface Run {
 /** Writes one prepared post; database failures fail the import. */
 function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' }>, now: number): void {
   const { result } = run
-  const { values, media, keys } = item
+  const { values, media } = item
   if (run.merged.has(values.postId)) {
     result.duplicates++
     return
@@ -61,7 +60,6 @@ function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' 
     const id = insertBookmarkRow(db, values, now)
     run.known.add(values.postId)
     for (let i = 0; i < media.length; i++) insertMediaRow(db, id, i, media[i])
-    insertPostKeys(db, id, keys)
     result.imported++
     run.changed.push(id)
     run.inserted.add(id)
@@ -79,8 +77,8 @@ function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' 
   }
   const next = postToValues(merged)
   updateBookmark(db, existing.id, next, now)
-  // Added, not replaced: keys of records merged into this post stay with it.
-  insertPostKeys(db, existing.id, duplicateKeys({ postId: merged.postId, text: merged.text, urls: merged.urls, quotedPostId: merged.quoted?.postId ?? null }))
+  // Keyed again in the background; keys are added, not replaced, so those of records merged into it stay.
+  queueForKeys(db, existing.id)
   if (JSON.stringify(merged.media) !== JSON.stringify(before.media)) {
     replaceMedia(db, existing.id, merged.media)
   }
@@ -136,6 +134,7 @@ export function createImporter(deps: ImportDeps) {
       const last = maxBookmarkId(db)
       if (last > queuedUpTo) {
         queueNewPostsForSearch(db, queuedUpTo)
+        queueNewPostsForKeys(db, queuedUpTo)
         queuedUpTo = last
       }
     }

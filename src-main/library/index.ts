@@ -26,12 +26,12 @@ export function createLibrary(deps: LibraryDeps) {
   const categories = createCategories({ db, clock })
   categories.seedDefaults()
   const importer = createImporter(deps)
+  const keyFill = startKeyFill({ db })
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })
-  const keyFill = startKeyFill({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
   return {
-    bookmarks: createBookmarks({ db, clock }),
+    bookmarks: createBookmarks({ db, clock, beforeDuplicates: keyFill.catchUp }),
     categories,
     stats,
     mindmap,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase } from '../../src-main/store/index.ts'
 import { Client, PASSWORD, clientsByRole, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
@@ -199,16 +200,19 @@ describe('libraries from before duplicate keys (migration 0010 queues their post
       await upload(c, sheafFile([
         post('301', { urls: [link('https://example.net/a?utm_source=x')] }), post('302', { authorHandle: 'bob', urls: [link('https://example.net/a')] }),
       ]))
-      // as a library imported before migration 0010: no keys, every post queued
-      s1.sheaf.db.$client.exec('DELETE FROM post_keys; INSERT INTO post_keys_queue (bookmark_id) SELECT id FROM bookmarks')
       const [a] = (await allBookmarks(c)).filter((b) => b.postId === '301')
-      expect((await c.get(`/api/bookmarks/${a.id}`)).body.duplicates).toEqual([])
       await s1.close()
+      // as a library imported before migration 0010: no keys, every post queued (what the migration does)
+      const db0 = openDatabase({ file: join(dataDir, 'sheaf.db') })
+      db0.$client.exec('DELETE FROM post_keys; INSERT OR IGNORE INTO post_keys_queue (bookmark_id) SELECT id FROM bookmarks')
+      closeDatabase(db0)
       s1 = await startTestServer({ dataDir })
       const db = s1.sheaf.db.$client
+      expect((db.prepare('SELECT count(*) AS n FROM post_keys_queue').get() as { n: number }).n).toBe(2)
       for (let i = 0; i < 100 && (db.prepare('SELECT count(*) AS n FROM post_keys_queue').get() as { n: number }).n > 0; i++) {
         await new Promise((r) => setTimeout(r, 50))
       }
+      expect((db.prepare('SELECT count(*) AS n FROM post_keys_queue').get() as { n: number }).n).toBe(0)
       const c2 = new Client(s1.url)
       await c2.post('/api/auth/login', { email: 'fill@example.com', password: PASSWORD })
       expect((await c2.get(`/api/bookmarks/${a.id}`)).body.duplicates).toMatchObject([{ postId: '302', reasons: ['same_link'] }])

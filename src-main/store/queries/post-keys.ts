@@ -11,6 +11,19 @@ export function insertPostKeys(db: Db, bookmarkId: number, keys: ReadonlyArray<{
   for (const k of keys) s.run(k.kind, k.key, bookmarkId)
 }
 
+/**
+ * Queues every post with an id above `afterId` for its duplicate keys, in one set-based statement: an
+ * import leaves computing and writing keys to the background (library/duplicate-keys-fill.ts), which
+ * kept it at its speed (keys written inline cost ~25% of a 100,000-post import).
+ */
+export function queueNewPostsForKeys(db: Db, afterId: number): void {
+  stmt(db, 'INSERT INTO post_keys_queue (bookmark_id) SELECT id FROM bookmarks WHERE id > ? ON CONFLICT DO NOTHING').run(afterId)
+}
+
+export function queueForKeys(db: Db, bookmarkId: number): void {
+  stmt(db, 'INSERT INTO post_keys_queue (bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(bookmarkId)
+}
+
 /** Replaces a post's keys taken from its own fields (link, quote, text); its meaning pairs stay. */
 export function replacePostKeys(db: Db, bookmarkId: number, keys: ReadonlyArray<{ kind: PostKeyKind; key: string }>): void {
   stmt(db, "DELETE FROM post_keys WHERE bookmark_id = ? AND kind <> 'meaning'").run(bookmarkId)
@@ -54,15 +67,16 @@ export function movePostKeys(db: Db, fromId: number, toId: number): void {
 
 /** The next posts waiting for keys (libraries imported before migration 0010), oldest first. */
 export const queuedForKeys = (db: Db, limit: number): Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }> =>
-  stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.urls, b.quoted FROM post_keys_queue q JOIN bookmarks b ON b.id = q.bookmark_id
-    ORDER BY q.bookmark_id LIMIT ?`).all(limit) as Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }>
+  stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.urls, b.quoted FROM bookmarks b
+    WHERE b.id IN (SELECT bookmark_id FROM post_keys_queue ORDER BY bookmark_id LIMIT ?) ORDER BY b.id`).all(limit) as Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }>
 
 export const dequeueForKeys = (db: Db, ids: readonly number[]): void => {
   stmt(db, 'DELETE FROM post_keys_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(idList(ids))
 }
 
-export const countQueuedForKeys = (db: Db): number =>
-  stmt(db, 'SELECT count(*) FROM post_keys_queue').pluck().get() as number
+/** Posts waiting for keys, counted up to `limit`. */
+export const countQueuedForKeys = (db: Db, limit: number): number =>
+  stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM post_keys_queue LIMIT ?)').pluck().get(limit) as number
 
 export const postKeysOf = (db: Db, bookmarkId: number): PostKeyRow[] =>
   stmt(db, 'SELECT kind, key, bookmark_id AS bookmarkId FROM post_keys WHERE bookmark_id = ? ORDER BY kind, key').all(bookmarkId) as PostKeyRow[]
