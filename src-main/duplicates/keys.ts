@@ -19,6 +19,10 @@ export const MIN_TEXT_WORDS = 5
  * (about 20 words), so a longer key would miss it against its original.
  */
 export const TEXT_KEY_WORDS = 12
+/** The same for scripts written without spaces (Chinese, Japanese, Korean, Thai): characters, not words. */
+export const MIN_TEXT_CHARS_UNSPACED = 15
+export const TEXT_KEY_CHARS_UNSPACED = 40
+const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u
 
 /** Query parameters that say who shared a link, not what it points to. */
 const TRACKING = new Set([
@@ -115,9 +119,13 @@ const KEY_CHARS = 600
 export function textKey(text: string): string | null {
   const norm = normalizeText(text, KEY_CHARS)
   if (norm === '') return null
+  // Chinese, Japanese, Korean and Thai are written without spaces between words: count characters.
+  if (NO_SPACES.test(norm)) {
+    const chars = norm.replace(/ /g, '')
+    return chars.length >= MIN_TEXT_CHARS_UNSPACED ? chars.slice(0, TEXT_KEY_CHARS_UNSPACED) : null
+  }
   const words = norm.split(' ', TEXT_KEY_WORDS + 1)
-  if (words.length < MIN_TEXT_WORDS) return null
-  return words.slice(0, TEXT_KEY_WORDS).join(' ')
+  return words.length >= MIN_TEXT_WORDS ? words.slice(0, TEXT_KEY_WORDS).join(' ') : null
 }
 
 export interface KeyedPost {

@@ -48,6 +48,13 @@ describe('normalizeText and textKey', () => {
     expect(textKey(long)).toBe('a b c d e f g h i j k l')
     expect(textKey('RT @someone: a b c d e f g h i j k l m n…')).toBe(textKey(long))
   })
+
+  it('text written without spaces (Japanese, Chinese…) counts characters: at least 15, the first 40', () => {
+    const ja = '【情報初解禁✨】『機動戦士ガンダム #水星の魔女』より、「#ガンダム・キャリバーン」の #ガンプラ がHGシリーズにて発売!'
+    expect(textKey(ja)).toBe(textKey(`RT @gundam_info: ${ja.slice(0, 60)}…`))
+    expect(textKey(ja)).toHaveLength(40)
+    expect(textKey('おはようございます')).toBeNull()
+  })
 })
 
 describe('duplicateKeys', () => {

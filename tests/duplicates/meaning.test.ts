@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSentenceEncoder } from '../../src-main/ai/local/sentence-encoder.ts'
-import { nearIdenticalPairs, NEAR_IDENTICAL_COSINE } from '../../src-main/duplicates/index.ts'
+import { cosine, nearIdenticalPairs, NEAR_IDENTICAL_COSINE } from '../../src-main/duplicates/index.ts'
 import { replaceMeaningPairs, transaction, writeEmbedding } from '../../src-main/store/index.ts'
 import { signedIn, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
@@ -44,16 +44,24 @@ describe('same meaning from the sentence vectors', () => {
     const vectors = await encoder.encode(posts.map((p) => p.text))
     const db = t.sheaf.db
     posts.forEach((p, i) => writeEmbedding(db, { bookmarkId: p.id, model: encoder.model, vector: vectors[i], contentHash: 'x' }))
-    // one post per batch, every other post a candidate (as if the related index returned them all): the
-    // candidates' vectors and texts are read from the database, as for candidates outside a stage-4 batch
-    const pairs = posts.flatMap((p, i) =>
-      nearIdenticalPairs(db, encoder.model, [p], [posts.filter((q) => q.id !== p.id).map((q) => q.id)], new Map([[p.id, vectors[i]]])))
+    // one post per batch, the others as its related posts, nearest first (as the related index answers):
+    // the candidates' vectors and texts are read from the database, as for candidates outside a stage-4 batch
+    const related = posts.map((p, i) => posts.map((q, j) => ({ id: q.id, s: cosine(vectors[i], vectors[j]) }))
+      .filter((q) => q.id !== p.id).sort((a, b) => b.s - a.s).map((q) => q.id))
+    const pairs = posts.flatMap((p, i) => nearIdenticalPairs(db, encoder.model, [p], [related[i]], new Map([[p.id, vectors[i]]])))
     transaction(db, () => replaceMeaningPairs(db, posts.map((p) => p.id), pairs))
     expect(NEAR_IDENTICAL_COSINE).toBe(0.92)
     expect(await reasonsBetween('1', '2')).toEqual(['same_meaning'])
     expect(await reasonsBetween('2', '1')).toEqual(['same_meaning'])
     expect(await reasonsBetween('1', '3')).toEqual([])
     expect(await reasonsBetween('4', '5')).toEqual([])
+
+    // the same vector twice: a pair for English text, none for text the encoder cannot read
+    const same = vectors[0]
+    const [en1, en2, ja1, ja2] = [ids.get('1')!, ids.get('3')!, ids.get('4')!, ids.get('5')!]
+    for (const id of [en2, ja2]) writeEmbedding(db, { bookmarkId: id, model: encoder.model, vector: same, contentHash: 'x' })
+    expect(nearIdenticalPairs(db, encoder.model, [{ id: en1, text: TEXTS['1'] }], [[en2]], new Map([[en1, same]]))).toEqual([[en1, en2]])
+    expect(nearIdenticalPairs(db, encoder.model, [{ id: ja1, text: TEXTS['4'] }], [[ja2]], new Map([[ja1, same]]))).toEqual([])
 
     // a re-analysis that no longer finds the pair drops it
     transaction(db, () => replaceMeaningPairs(db, [ids.get('1')!], []))
