@@ -56,7 +56,7 @@ export const zSheafMergedPost = z.object({
   source: z.string(),
   lang: z.string().nullable().default(null),
   urls: z.array(zPostUrl).default([]),
-  engagement: zEngagement.nullable().default(null),
+  engagement: zEngagement.partial().nullable().default(null),
   quoted: zQuotedPost.nullable().default(null),
   rawJson: z.string(),
   mergedAt: z.string(),
