@@ -7,6 +7,7 @@ import {
   putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
 } from '../store/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
+import { duplicatesOf, mergeBookmarks, mergedRecordsOf } from './duplicates.ts'
 
 export const filterOf = (q: Partial<BookmarkFilter>): BookmarkFilter => ({
   category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
@@ -82,7 +83,13 @@ export function toKnowledge(k: KnowledgeRecord, tags: string[]): Knowledge {
   }
 }
 
-export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: { db: Db; clock: () => number; onCategoriesChanged?: () => void }) {
+/** `beforeDuplicates`: keys what is still queued for duplicate keys, when little is (duplicate-keys-fill.ts). */
+export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCategoriesChanged = () => {} }: {
+  db: Db
+  clock: () => number
+  beforeDuplicates?: () => void
+  onCategoriesChanged?: () => void
+}) {
   const mustExist = (id: number) => {
     const row = bookmarkById(db, id)
     if (!row) throw new AppError('NOT_FOUND', `No bookmark with id ${id}.`)
@@ -116,6 +123,7 @@ export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: {
 
     detail(id: number, userId: number): BookmarkDetail {
       const row = mustExist(id)
+      beforeDuplicates()
       const [item] = hydrate(db, [id])
       const k = knowledgeFor(db, id)
       const tags = tagsForBookmarks(db, [id]).map((t) => t.name)
@@ -125,7 +133,16 @@ export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: {
         knowledge: k ? toKnowledge(k, tags) : null,
         quoted: quotedOf(row),
         note: noteFor(db, id, userId),
+        duplicates: duplicatesOf(db, row),
+        merged: mergedRecordsOf(db, id),
       }
+    },
+
+    /** Folds post `otherId` into `id` (library/duplicates.ts) and returns the kept post. */
+    merge(id: number, otherId: number, userId: number): BookmarkDetail {
+      beforeDuplicates() // the other post's keys move to this one
+      mergeBookmarks(db, id, otherId, { userId, now: clock() })
+      return this.detail(id, userId)
     },
 
     /** Replaces the post's categories with `slugs`, all as the user's choice. */

@@ -2,9 +2,10 @@ import type { SheafExtras } from '../importers/index.ts'
 import {
   assignCategory, bookmarkIdByPostId, categoryIdsBySlugs, ensureTag, fillMediaAnalysis, insertCategory, knowledgeFor,
   nextCategoryPosition, noteFor, putNote, rejectionsOf, setImportedAt, tagBookmark, upsertKnowledge, userIdByEmail,
-  bookmarkById, type Db,
+  bookmarkById, insertMergedPost, insertPostKeys, type Db,
 } from '../store/index.ts'
 import { normalizeTag } from './tags.ts'
+import { duplicateKeys } from '../duplicates/index.ts'
 
 const DEFAULT_COLOR = '#64748b'
 
@@ -63,6 +64,15 @@ export function applySheafExtras(db: Db, extras: SheafExtras, ctx: { now: number
     for (const n of x.notes) {
       const uid = userIdByEmail(db, n.userEmail)
       if (uid !== null && noteFor(db, id, uid) === null && n.text.trim() !== '') putNote(db, id, uid, n.text, ctx.now)
+    }
+    for (const m of x.merged) {
+      insertMergedPost(db, {
+        bookmarkId: id, postId: m.postId, text: m.text, authorHandle: m.authorHandle, authorName: m.authorName,
+        postCreatedAt: Date.parse(m.postCreatedAt) || ctx.now, importedAt: Date.parse(m.importedAt) || ctx.now, source: m.source, lang: m.lang,
+        urls: JSON.stringify(m.urls), engagement: JSON.stringify(m.engagement ?? {}), quoted: m.quoted ? JSON.stringify(m.quoted) : null,
+        rawJson: m.rawJson, mergedAt: Date.parse(m.mergedAt) || ctx.now, mergedBy: null,
+      })
+      insertPostKeys(db, id, duplicateKeys({ postId: m.postId, text: m.text, urls: m.urls, quotedPostId: m.quoted?.postId ?? null }))
     }
     x.media.forEach((m, position) => {
       if (m.ocrText !== null || m.visualTags !== null || m.description !== null) {

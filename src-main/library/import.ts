@@ -4,8 +4,8 @@ import { AppError } from '../../src-shared/errors.ts'
 import type { ImportResult } from '../../src-shared/schemas/posts.ts'
 import { mergePost, UNKNOWN_HANDLE, type ExportInput } from '../importers/index.ts'
 import {
-  adoptSoleOwnerHandle, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
-  optimize, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
+  adoptSoleOwnerHandle, allMergedPostIds, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
+  optimize, queueForKeys, queueNewPostsForKeys, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
 import { postToValues, recordToPost, valuesToPost } from './convert.ts'
 import { applySheafExtras } from './import-extras.ts'
@@ -42,12 +42,18 @@ interface Run {
   inserted: Set<number>
   /** Post ids stored before this import plus those it wrote: a post not in here needs no lookup. */
   known: Set<string>
+  /** Post ids folded into another post by a merge: importing one again counts as a duplicate. */
+  merged: Set<string>
 }
 
 /** Writes one prepared post; database failures fail the import. */
 function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' }>, now: number): void {
   const { result } = run
   const { values, media } = item
+  if (run.merged.has(values.postId)) {
+    result.duplicates++
+    return
+  }
   const existing = run.known.has(values.postId) ? bookmarkByPostId(db, values.postId) : null
   if (!existing) {
     // Queued for search per batch (queueNewPostsForSearch), not per row.
@@ -71,6 +77,8 @@ function applyPost(db: Db, run: Run, item: Extract<PreparedItem, { kind: 'post' 
   }
   const next = postToValues(merged)
   updateBookmark(db, existing.id, next, now)
+  // Keyed again in the background; keys are added, not replaced, so those of records merged into it stay.
+  queueForKeys(db, existing.id)
   if (JSON.stringify(merged.media) !== JSON.stringify(before.media)) {
     replaceMedia(db, existing.id, merged.media)
   }
@@ -123,6 +131,7 @@ export function createImporter(deps: ImportDeps) {
       changed: [],
       inserted: new Set(),
       known: new Set(),
+      merged: new Set(),
     }
     const now = clock()
     let tx: WriteTransaction | null = null
@@ -134,12 +143,14 @@ export function createImporter(deps: ImportDeps) {
       if (!tx) {
         tx = beginWrite(db)
         r.known = allPostIds(db)
+        r.merged = allMergedPostIds(db)
         queuedUpTo = newAfter = maxBookmarkId(db)
       }
       for (const item of batch) applyItem(db, r, item, now)
       const last = maxBookmarkId(db)
       if (last > queuedUpTo) {
         queueNewPostsForSearch(db, queuedUpTo)
+        queueNewPostsForKeys(db, queuedUpTo)
         queuedUpTo = last
       }
     }

@@ -4,6 +4,7 @@ import type { Logger } from '../app/logger.ts'
 import { listImportHistory, type Db } from '../store/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
+import { startKeyFill } from './duplicate-keys-fill.ts'
 import { iso } from './convert.ts'
 import { createExporter } from './export/index.ts'
 import { createImporter } from './import.ts'
@@ -37,13 +38,14 @@ export function createLibrary(deps: LibraryDeps) {
     languages?.kick()
     deps.onImported?.(ids)
   } })
+  const keyFill = startKeyFill({ db })
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
   // Posts stored before languages were kept (migration 0009) get one, a slice at a time.
   if (deps.languageUpgrade !== false) languages = startLanguageUpgrade({ db, log: deps.log })
   return {
-    bookmarks: createBookmarks({ db, clock, onCategoriesChanged: deps.onCategoriesChanged }),
+    bookmarks: createBookmarks({ db, clock, beforeDuplicates: keyFill.catchUp, onCategoriesChanged: deps.onCategoriesChanged }),
     categories,
     stats,
     mindmap,
@@ -64,6 +66,7 @@ export function createLibrary(deps: LibraryDeps) {
     close: () => {
       warmer.stop()
       languages?.stop()
+      keyFill.stop()
     },
   }
 }

@@ -229,3 +229,44 @@ export const importHistory = sqliteTable('import_history', {
   errors: integer('errors').notNull(),
   createdAt: createdAt(),
 }, (t) => [index('import_history_created_idx').on(t.createdAt)])
+
+/**
+ * Duplicate keys (migration 0010): kind 'link' | 'quote' | 'text' from the post itself, 'meaning' from the
+ * sentence vectors (a pair, keyed 'lowId:highId' on both posts). WITHOUT ROWID in SQL: the primary key is the table.
+ */
+export const postKeys = sqliteTable('post_keys', {
+  kind: text('kind', { enum: ['link', 'quote', 'text', 'meaning'] }).notNull(),
+  key: text('key').notNull(),
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+}, (t) => [
+  primaryKey({ columns: [t.kind, t.key, t.bookmarkId] }),
+  index('post_keys_bookmark_idx').on(t.bookmarkId),
+])
+
+/** Posts of a library imported before keys existed, keyed in the background. */
+export const postKeysQueue = sqliteTable('post_keys_queue', {
+  bookmarkId: integer('bookmark_id').primaryKey().references(() => bookmarks.id, { onDelete: 'cascade' }),
+})
+
+/** A post folded into another by a merge, kept as it was on the post that stays. */
+export const mergedPosts = sqliteTable('merged_posts', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  postId: text('post_id').notNull(),
+  text: text('text').notNull(),
+  authorHandle: text('author_handle').notNull(),
+  authorName: text('author_name').notNull(),
+  postCreatedAt: ms('post_created_at').notNull(),
+  importedAt: ms('imported_at').notNull(),
+  source: text('source').notNull(),
+  lang: text('lang'),
+  urls: text('urls').notNull().default(sql`'[]'`),
+  engagement: text('engagement').notNull().default(sql`'{}'`),
+  quoted: text('quoted'),
+  rawJson: text('raw_json').notNull(),
+  mergedAt: ms('merged_at').notNull(),
+  mergedBy: integer('merged_by').references(() => users.id, { onDelete: 'set null' }),
+}, (t) => [
+  uniqueIndex('merged_posts_post_id_idx').on(t.postId),
+  index('merged_posts_bookmark_idx').on(t.bookmarkId),
+])

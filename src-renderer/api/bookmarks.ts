@@ -19,3 +19,6 @@ export type { Bookmark, BookmarkDetail }
 
 /** The languages the library holds, most posts first (the filter bar offers only these). */
 export const fetchLanguages = () => get('/api/bookmarks/languages', { schema: zLanguageCounts })
+
+/** Folds post `otherId` into post `id`; returns the kept post. */
+export const mergeBookmark = (id: number, otherId: number) => post(`/api/bookmarks/${id}/merge`, { otherId }, { schema: zBookmarkDetail })

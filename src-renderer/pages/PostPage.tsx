@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import type { BookmarkDetail, CategorySummary } from '../../src-shared/schemas/bookmarks.ts'
-import { getBookmark, saveNote, setBookmarkCategories } from '../api/bookmarks.ts'
+import { getBookmark, mergeBookmark, saveNote, setBookmarkCategories } from '../api/bookmarks.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { CategoryEditor } from '../components/CategoryEditor.tsx'
+import { DuplicatesPanel } from '../components/Duplicates.tsx'
 import { EmptyState, ErrorState, Loading } from '../components/Feedback.tsx'
 import { Icon } from '../components/Icon.tsx'
 import { KnowledgePanel } from '../components/Knowledge.tsx'
@@ -70,6 +71,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
   const [lightbox, setLightbox] = useState<number | null>(null)
   const [savingCats, setSavingCats] = useState(false)
   const canEdit = useCan('bookmarks:edit')
+  const canMerge = useCan('bookmarks:delete')
   const loadCats = useCategoriesStore((s) => s.load)
   const top = useRef<HTMLHeadingElement>(null)
 
@@ -115,6 +117,16 @@ export function PostPage({ params }: { params: Record<string, string> }) {
       toast((e as Error).message, 'error')
     } finally {
       setSavingCats(false)
+    }
+  }
+
+  const merge = async (otherId: number) => {
+    try {
+      setPost(await mergeBookmark(id, otherId))
+      useLibraryStore.getState().reload()
+      toast('Merged: the other record is kept on this post.', 'success')
+    } catch (e) {
+      toast((e as Error).message, 'error')
     }
   }
 
@@ -188,6 +200,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
             <h2 id="h-cats" className="panel-title"><Icon name="tag" size={16} /> Categories</h2>
             <CategoryEditor value={post.categories} editable={canEdit} busy={savingCats} onChange={(s) => void changeCategories(s)} />
           </section>
+          <DuplicatesPanel post={post} canMerge={canMerge} onMerge={merge} />
           <KnowledgePanel knowledge={post.knowledge} />
           <NoteEditor key={post.id} post={post} />
         </aside>

@@ -59,12 +59,45 @@ export const zKnowledge = z.object({
 })
 export type Knowledge = z.infer<typeof zKnowledge>
 
+/** Why two saved posts are shown as copies of each other (see docs/understanding.md#duplicates). */
+export const DUPLICATE_REASONS = ['same_link', 'same_quote', 'same_text', 'same_meaning', 'translation'] as const
+export const zDuplicateReason = z.enum(DUPLICATE_REASONS)
+export type DuplicateReason = z.infer<typeof zDuplicateReason>
+
+/** Another saved post that looks like a copy of this one. */
+export const zDuplicate = z.object({
+  id: z.number().int(),
+  postId: z.string(),
+  authorHandle: z.string(),
+  /** The first 200 characters. */
+  text: z.string(),
+  reasons: z.array(zDuplicateReason).min(1),
+})
+export type Duplicate = z.infer<typeof zDuplicate>
+
+/** A post folded into this one by a merge, as it was saved. */
+export const zMergedRecord = z.object({
+  postId: z.string(),
+  authorHandle: z.string(),
+  authorName: z.string(),
+  text: z.string(),
+  postCreatedAt: z.string(),
+  importedAt: z.string(),
+  source: z.string(),
+  mergedAt: z.string(),
+})
+export type MergedRecord = z.infer<typeof zMergedRecord>
+
 export const zBookmarkDetail = zBookmark.extend({
   rawJson: z.string(),
   knowledge: zKnowledge.nullable(),
   quoted: zQuotedPost.nullable(),
   /** The signed-in person's private note. */
   note: z.string().nullable(),
+  /** Other saved posts that look like copies of this one (at most 20), and why. */
+  duplicates: z.array(zDuplicate),
+  /** Posts merged into this one ("also saved as"). */
+  merged: z.array(zMergedRecord),
 })
 export type BookmarkDetail = z.infer<typeof zBookmarkDetail>
 

@@ -99,3 +99,7 @@ export const zImportHistoryEntry = z.object({
 })
 export type ImportHistoryEntry = z.infer<typeof zImportHistoryEntry>
 export const zImportHistory = z.object({ imports: z.array(zImportHistoryEntry) })
+
+/** POST /api/bookmarks/:id/merge: folds post `otherId` into `:id`. */
+export const zMergeBody = z.object({ otherId: z.number().int().positive() })
+export type MergeBody = z.infer<typeof zMergeBody>

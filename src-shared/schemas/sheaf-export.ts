@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { zKnowledge } from './bookmarks.ts'
-import { zNormalizedPost, zPostId, zPostMedia } from './posts.ts'
+import { zEngagement, zNormalizedPost, zPostId, zPostMedia, zPostUrl, zQuotedPost } from './posts.ts'
 
 /**
  * Sheaf's own export: everything needed to rebuild a library elsewhere, with no local ids or cache
@@ -45,6 +45,24 @@ export type SheafMedia = z.infer<typeof zSheafMedia>
 export const zSheafNote = z.object({ userEmail: z.string(), text: z.string() })
 export type SheafNote = z.infer<typeof zSheafNote>
 
+/** A post merged into another (kept on the post that stayed), as it was saved. */
+export const zSheafMergedPost = z.object({
+  postId: zPostId,
+  text: z.string(),
+  authorHandle: z.string(),
+  authorName: z.string(),
+  postCreatedAt: z.string(),
+  importedAt: z.string(),
+  source: z.string(),
+  lang: z.string().nullable().default(null),
+  urls: z.array(zPostUrl).default([]),
+  engagement: zEngagement.partial().nullable().default(null),
+  quoted: zQuotedPost.nullable().default(null),
+  rawJson: z.string(),
+  mergedAt: z.string(),
+})
+export type SheafMergedPost = z.infer<typeof zSheafMergedPost>
+
 export const zSheafBookmark = zNormalizedPost.extend({
   media: z.array(zSheafMedia),
   importedAt: z.string(),
@@ -52,6 +70,8 @@ export const zSheafBookmark = zNormalizedPost.extend({
   knowledge: zSheafKnowledge.nullable().default(null),
   tags: z.array(z.string()).default([]),
   notes: z.array(zSheafNote).default([]),
+  /** Posts merged into this one. */
+  merged: z.array(zSheafMergedPost).default([]),
 })
 export type SheafBookmark = z.infer<typeof zSheafBookmark>
 
@@ -71,6 +91,7 @@ export interface SheafBookmarkExtras {
   knowledge: SheafKnowledge | null
   tags: string[]
   notes: SheafNote[]
+  merged: SheafMergedPost[]
   /** Same order as the post's media. */
   media: Array<Pick<SheafMedia, 'ocrText' | 'visualTags' | 'description'>>
 }

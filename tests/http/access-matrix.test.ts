@@ -29,10 +29,29 @@ const importForm = () => {
 }
 const freshUser = async (t: TestServer) =>
   `/api/users/${(await t.sheaf.auth.users.create({ email: `m${Math.random().toString(36).slice(2)}@example.com`, name: 'M', role: 'viewer', password: PASSWORD })).id}`
+/** Two fresh posts for a merge: the path names one, the body (read after the path) the other. */
+let mergeOther = 0
+const freshMerge = async (t: TestServer) => {
+  const id = () => String(Math.floor(Math.random() * 1e12))
+  const bookmarks = [id(), id()].map((postId) => ({
+    postId, text: `post ${postId}`, authorHandle: 'a', authorName: 'A', postCreatedAt: '2026-01-01T00:00:00.000Z', urls: [], media: [],
+    engagement: { likes: null, reposts: null, replies: null, quotes: null, bookmarks: null, views: null }, lang: null, conversationId: null,
+    inReplyToPostId: null, quoted: null, source: 'bookmark', rawJson: '{}', importedAt: '2026-01-01T00:00:00.000Z',
+  }))
+  await t.sheaf.library.importStream({
+    input: Buffer.from(JSON.stringify({ format: 'sheaf-export', version: 1, exportedAt: '2026-01-01T00:00:00.000Z', categories: [], bookmarks })),
+    fileName: 'merge.json', userId: null,
+  })
+  const [a, b] = bookmarks.map((x) => t.sheaf.db.$client.prepare('SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(x.postId) as number)
+  mergeOther = b
+  return `/api/bookmarks/${a}/merge`
+}
 const freshInvite = async (t: TestServer) => `/api/users/invites/${t.sheaf.auth.invites.create({ role: 'viewer', createdBy: null }).id}`
 
 export const ACCESS_TABLE: Row[] = [
   { spec: 'GET /api/bookmarks', method: 'GET', path: '/api/bookmarks', allowed: ALL },
+  // Not in the spec: merging removes a post as a bookmark, so it takes what deleting one takes (bookmarks:delete).
+  { spec: 'POST /api/bookmarks/:id/merge (as DELETE /api/bookmarks/:id)', method: 'POST', path: freshMerge, body: () => ({ otherId: mergeOther }), allowed: MEMBER_UP },
   { spec: 'GET /api/stats', method: 'GET', path: '/api/stats', allowed: ALL },
   { spec: 'GET /api/mindmap', method: 'GET', path: '/api/mindmap', allowed: ALL },
   { spec: 'GET /api/search/ai', method: 'GET', path: '/api/search/ai?q=rust', allowed: MEMBER_UP },

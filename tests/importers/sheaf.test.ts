@@ -44,7 +44,7 @@ describe('sheaf export format', () => {
       format: 'sheaf-export', version: 1, exportedAt: extras.exportedAt, categories: extras.categories,
       bookmarks: r.posts.map((p) => {
         const x = extras.bookmarks.get(p.postId)!
-        return { ...p, media: p.media.map((m, i) => ({ ...m, ...x.media[i] })), importedAt: x.importedAt, categories: x.categories, knowledge: x.knowledge, tags: x.tags, notes: x.notes }
+        return { ...p, media: p.media.map((m, i) => ({ ...m, ...x.media[i] })), importedAt: x.importedAt, categories: x.categories, knowledge: x.knowledge, tags: x.tags, notes: x.notes, merged: x.merged }
       }),
     }
     expect(rebuilt).toEqual(doc)

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { AppError } from '../../../src-shared/errors.ts'
-import { zBookmarkListQuery, zBulkBody, zCategorySlugBody, zNoteBody, zSetCategoriesBody } from '../../../src-shared/schemas/library.ts'
+import { zBookmarkListQuery, zBulkBody, zCategorySlugBody, zMergeBody, zNoteBody, zSetCategoriesBody } from '../../../src-shared/schemas/library.ts'
 import { can, forbiddenMessage } from '../../../src-shared/roles.ts'
 import type { Library } from '../../library/index.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -34,6 +34,11 @@ export const bookmarkRoutes = ({ library }: { library: Library }) =>
       const id = idParam(c)
       const { text } = await jsonBody(c, zNoteBody)
       return c.json({ note: library.bookmarks.setNote(id, c.get('user').id, text) })
+    })
+    .post('/:id/merge', allow('bookmarks:delete'), async (c) => {
+      const id = idParam(c)
+      const { otherId } = await jsonBody(c, zMergeBody)
+      return c.json(library.bookmarks.merge(id, otherId, c.get('user').id))
     })
     .delete('/:id', allow('bookmarks:delete'), (c) => {
       library.bookmarks.remove(idParam(c))

@@ -1,8 +1,8 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import {
-  categoriesForBookmarks, iterateBookmarks, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
+  categoriesForBookmarks, iterateBookmarks, mergedPostsFor, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
   postIdsByIds, tagsForBookmarks, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
-  type MediaRecord, type NoteRecord,
+  type MediaRecord, type MergedPostRecord, type NoteRecord,
 } from '../../store/index.ts'
 import { groupBy, recordToPost } from '../convert.ts'
 
@@ -17,6 +17,8 @@ export interface ExportPost {
   knowledge: KnowledgeRecord | null
   relatedPostIds: string[]
   notes: NoteRecord[]
+  /** Posts merged into this one. */
+  merged: MergedPostRecord[]
 }
 
 export interface ExportScope {
@@ -39,6 +41,7 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generat
     const tags = groupBy(tagsForBookmarks(db, ids), (t) => t.bookmarkId)
     const knowledge = new Map(knowledgeForBookmarks(db, ids).map((k) => [k.bookmarkId, k]))
     const notes = groupBy(notesForBookmarks(db, ids).filter((n) => scope.notesOf === 'all' || n.userId === scope.notesOf), (n) => n.bookmarkId)
+    const merged = groupBy(mergedPostsFor(db, ids), (m) => m.bookmarkId)
     const relatedIds = new Map<number, number[]>()
     for (const k of knowledge.values()) {
       try {
@@ -61,6 +64,7 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generat
         knowledge: knowledge.get(record.id) ?? null,
         relatedPostIds: (relatedIds.get(record.id) ?? []).map((id) => postIds.get(id)).filter((p): p is string => p !== undefined),
         notes: notes.get(record.id) ?? [],
+        merged: merged.get(record.id) ?? [],
       }
     })
   }

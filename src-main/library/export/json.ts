@@ -36,6 +36,11 @@ export function toSheafBookmark(p: ExportPost): SheafBookmark {
     },
     tags: p.tags,
     notes: p.notes.map((n) => ({ userEmail: n.email, text: n.text })),
+    merged: p.merged.map((m) => ({
+      postId: m.postId, text: m.text, authorHandle: m.authorHandle, authorName: m.authorName, postCreatedAt: iso(m.postCreatedAt),
+      importedAt: iso(m.importedAt), source: m.source, lang: m.lang, urls: parse(m.urls, []), engagement: parse(m.engagement, null),
+      quoted: parse(m.quoted, null), rawJson: m.rawJson, mergedAt: iso(m.mergedAt),
+    })),
   }
 }
 

@@ -2,9 +2,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { LOCAL_EMBEDDING_MODEL, relatedSpaceFor, spaceVectors } from '../../ai/index.ts'
 import type { EngineConfig, LocalRunner, RelatedSpace } from '../../ai/index.ts'
 import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
+import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
-  replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type PipelinePost,
+  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type PipelinePost,
 } from '../../store/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
@@ -39,13 +40,17 @@ export const categorization: Stage = {
     const analysed = new Set(knowledgeForBookmarks(ctx.db, ids).map((k) => k.bookmarkId))
     const ready = loadPipelinePosts(ctx.db, ids).filter((p) => analysed.has(p.id))
     // Both go out at once: each worker answers its share of one, then of the other.
-    const [suggested, related] = await Promise.all([suggestCategories(ready, ctx), ctx.runner.related(ready.map((p) => p.id), RELATED)])
+    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
+    const [suggested, related] = await Promise.all([suggestCategories(ready, ctx, vectors), ctx.runner.related(ready.map((p) => p.id), RELATED)])
+    // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
+    const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
     if (ctx.signal.aborted) return
     await ctx.writable()
     const now = ctx.now()
     transaction(ctx.db, () => {
       replacePipelineCategories(ctx.db, withinLocks(ctx.db, ready.map((p) => p.id), suggested), now)
       setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
+      replaceMeaningPairs(ctx.db, ready.map((p) => p.id), sameMeaning)
       markJobItems(ctx.db, ctx.jobId, ids, 4)
     })
     for (const id of ids) ctx.remoteCategories.delete(id)
@@ -71,12 +76,11 @@ export async function categoryConfig(ctx: Pick<RunContext, 'db' | 'categories' |
 }
 
 /** Categories for analysed posts: a remote provider's when it gave them, else the local categoriser's (by meaning). */
-export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext): Promise<Map<number, Suggestion[]>> {
+export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext, vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, posts.map((p) => p.id))): Promise<Map<number, Suggestion[]>> {
   const ids = posts.map((p) => p.id)
   const knowledge = new Map(knowledgeForBookmarks(ctx.db, ids).map((k) => [k.bookmarkId, k]))
   const tags = new Map<number, string[]>()
   for (const t of tagsForBookmarks(ctx.db, ids)) tags.set(t.bookmarkId, [...(tags.get(t.bookmarkId) ?? []), t.name])
-  const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ids)
   const needLocal = posts.filter((p) => knowledge.has(p.id) && !ctx.remoteCategories?.has(p.id) && vectors.has(p.id))
   const local = await ctx.runner.categorize(needLocal.map((p) => ({
     id: p.id, post: toEnginePost(p), entities: parse(knowledge.get(p.id)!.entities) as Entities, tags: tags.get(p.id) ?? [], vector: vectors.get(p.id)!,

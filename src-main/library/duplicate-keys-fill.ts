@@ -1,0 +1,56 @@
+import { keysOfStored } from '../duplicates/index.ts'
+import { countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, type Db } from '../store/index.ts'
+
+const CHUNK = 1000
+/** A post's page keys what is still queued first when this little is left (a small import, a test); more waits for the background. */
+const CATCH_UP_MAX = 2000
+
+export interface KeyFill {
+  stop(): void
+  /** Keys everything queued now, if that is little (see CATCH_UP_MAX): called before duplicates are read. */
+  catchUp(): void
+}
+
+/**
+ * Duplicate keys are made here, off the import's path: the importer only queues new and changed posts
+ * (post_keys_queue, one set-based statement per batch), and migration 0010 queued every post of an older
+ * library. A chunk of 1,000 posts per tick (~20 ms), each in its own short transaction, never while
+ * another write is open; about 5 s for a 100,000-post import. An empty queue is looked at once a second.
+ */
+export function startKeyFill({ db, everyMs = 25, idleMs = 1000 }: { db: Db; everyMs?: number; idleMs?: number }): KeyFill {
+  /** 'busy': a write is open; 'done': nothing queued; 'more': keep going. */
+  const step = (): 'busy' | 'done' | 'more' => {
+    if (!db.$client.open || db.$client.inTransaction) return 'busy'
+    const rows = queuedForKeys(db, CHUNK)
+    if (rows.length === 0) return 'done'
+    transaction(db, () => {
+      for (const r of rows) insertPostKeys(db, r.id, keysOfStored(r))
+      dequeueForKeys(db, rows.map((r) => r.id))
+    })
+    return rows.length < CHUNK ? 'done' : 'more'
+  }
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let stopped = false
+  const tick = () => {
+    timer = null
+    if (stopped || !db.$client.open) return
+    const s = step()
+    timer = setTimeout(tick, s === 'done' ? idleMs : everyMs)
+    timer.unref()
+  }
+  timer = setTimeout(tick, 0)
+  timer.unref()
+  return {
+    stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      timer = null
+    },
+    catchUp() {
+      if (!db.$client.open || db.$client.inTransaction) return
+      const n = countQueuedForKeys(db, CATCH_UP_MAX + 1)
+      if (n === 0 || n > CATCH_UP_MAX) return
+      while (step() === 'more');
+    },
+  }
+}
