@@ -36,6 +36,17 @@ export interface ImportRequest {
 
 export type LibraryImportResult = ImportResult & { skipped: number }
 
+/** One import in the queue: the one running has place 0, those waiting 1, 2, … in the order they run. */
+export interface QueuedImport {
+  id: number
+  fileName: string
+  userId: number | null
+  state: 'running' | 'waiting'
+  place: number
+  /** When it joined the queue (ISO). */
+  queuedAt: string
+}
+
 interface Run {
   result: LibraryImportResult
   changed: number[]
@@ -149,10 +160,29 @@ export function createImporter(deps: ImportDeps) {
     return r.result
   }
 
+  /** Imports that have their whole file and wait for the slot, in order; the first is running. */
+  const lined: { id: number; fileName: string; userId: number | null; queuedAt: number; running: boolean }[] = []
+  let nextId = 1
+
   const importStream = (req: ImportRequest): Promise<LibraryImportResult> => {
-    const p = queue.then(() => run(req))
+    const entry = { id: nextId++, fileName: req.fileName, userId: req.userId, queuedAt: clock(), running: false }
+    lined.push(entry)
+    const p = queue.then(() => {
+      entry.running = true
+      return run(req)
+    }).finally(() => {
+      lined.splice(lined.indexOf(entry), 1)
+    })
     queue = p.catch(() => undefined)
     return p
+  }
+
+  /** The running import (place 0) and those waiting behind it (place 1, 2, …). */
+  const importQueue = (): QueuedImport[] => {
+    const offset = lined[0]?.running ? 0 : 1
+    return lined.map((e, i) => ({
+      id: e.id, fileName: e.fileName, userId: e.userId, state: e.running ? 'running' : 'waiting', place: i + offset, queuedAt: new Date(e.queuedAt).toISOString(),
+    }))
   }
 
   /** For `sheaf import FILE`: the same path as an upload, read from disk. */
@@ -169,7 +199,7 @@ export function createImporter(deps: ImportDeps) {
     return importStream({ input: createReadStream(path, { highWaterMark: 1 << 20 }), fileName: basename(path), userId: opts.userId ?? null, bytes: () => size })
   }
 
-  return { importStream, importFile }
+  return { importStream, importFile, importQueue }
 }
 
 export type Importer = ReturnType<typeof createImporter>

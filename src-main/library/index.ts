@@ -36,6 +36,7 @@ export function createLibrary(deps: LibraryDeps) {
     exporter: createExporter({ db, clock }),
     importStream: importer.importStream,
     importFile: importer.importFile,
+    importQueue: importer.importQueue,
     importHistory(): ImportHistoryEntry[] {
       return listImportHistory(db).map((h) => ({
         id: h.id,
@@ -50,7 +51,7 @@ export function createLibrary(deps: LibraryDeps) {
 }
 
 export type Library = ReturnType<typeof createLibrary>
-export type { LibraryImportResult, ImportRequest } from './import.ts'
+export type { LibraryImportResult, ImportRequest, QueuedImport } from './import.ts'
 export { contentHash, engagementScore } from './convert.ts'
 export { slugify } from './categories.ts'
 export { filterOf } from './bookmarks.ts'
