@@ -72,7 +72,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
     const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport(), batchScale: overrides.pipelineBatchScale })
     // onImported (ids of new and changed posts): index them for search now, and auto-run the pipeline.
-    const library = createLibrary({ db, clock, onImported: (ids) => {
+    const library = createLibrary({ db, clock, tempDir: spoolDir, onImported: (ids) => {
       search.kick()
       pipeline.onImported(ids)
     } })

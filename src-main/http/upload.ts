@@ -24,7 +24,7 @@ const PREFIX = 'upload-'
 /** Removes uploads left behind by a process that was killed mid-upload; creates the folder. */
 export function clearSpool(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  for (const f of readdirSync(dir)) if (f.startsWith(PREFIX)) rmSync(join(dir, f), { force: true })
+  for (const f of readdirSync(dir)) if (f.startsWith(PREFIX)) rmSync(join(dir, f), { recursive: true, force: true })
 }
 
 const discardFile = (path: string) => () => rmSync(path, { force: true })

@@ -24,6 +24,8 @@ export interface ImportDeps {
   onImported?: (ids: number[]) => void
   /** Files at least this large are parsed off-thread (default 2 MiB; tests set 0 to always use the worker). */
   offThreadMinBytes?: number
+  /** Where large zip archives are kept while they are read (the system's temporary folder by default). */
+  tempDir?: string
 }
 
 export interface ImportRequest {
@@ -112,7 +114,7 @@ export function createImporter(deps: ImportDeps) {
   let queue: Promise<unknown> = Promise.resolve()
 
   async function run(req: ImportRequest): Promise<LibraryImportResult> {
-    const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes })
+    const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes, tempDir: deps.tempDir })
     const r: Run = {
       result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },
       changed: [],

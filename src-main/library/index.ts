@@ -17,6 +17,8 @@ export interface LibraryDeps {
   onImported?: (ids: number[]) => void
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */
   offThreadMinBytes?: number
+  /** Where large zip archives are kept while an import reads them. */
+  tempDir?: string
 }
 
 /** The library capability: import into the store, browse and edit bookmarks, categories, stats, mind map, export. */
