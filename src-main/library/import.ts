@@ -13,6 +13,11 @@ import type { PreparedItem } from './import-items.ts'
 import { prepareExport } from './import-source.ts'
 
 const BATCH = 250
+/**
+ * The longest the importer writes without letting the event loop answer requests: a batch of 250
+ * posts takes 15-60 ms (more on a busy machine), which queued every request behind it.
+ */
+const SLICE_MS = 8
 const MAX_ERROR_DETAILS = 100
 /** Uploads at least this large are parsed on a worker thread while this thread writes (import-source.ts). */
 const OFF_THREAD_MIN_BYTES = 2 << 20
@@ -127,13 +132,21 @@ export function createImporter(deps: ImportDeps) {
     let queuedUpTo = 0
     /** Every post above this id is new in this import. */
     let newAfter = 0
-    const apply = (batch: readonly PreparedItem[]) => {
+    const apply = async (batch: readonly PreparedItem[]) => {
       if (!tx) {
         tx = beginWrite(db)
         r.known = allPostIds(db)
         queuedUpTo = newAfter = maxBookmarkId(db)
       }
-      for (const item of batch) applyItem(db, r, item, now)
+      let sliceStart = performance.now()
+      for (const item of batch) {
+        applyItem(db, r, item, now)
+        // Requests waiting meanwhile are answered between slices (they read the same connection).
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve))
+          sliceStart = performance.now()
+        }
+      }
       const last = maxBookmarkId(db)
       if (last > queuedUpTo) {
         queueNewPostsForSearch(db, queuedUpTo)
@@ -141,8 +154,8 @@ export function createImporter(deps: ImportDeps) {
       }
     }
     try {
-      for await (const batch of parsed.batches) apply(batch)
-      apply([])
+      for await (const batch of parsed.batches) await apply(batch)
+      await apply([])
       if (parsed.format.startsWith('x-archive')) adoptSoleOwnerHandle(db, newAfter, UNKNOWN_HANDLE)
       const extras = parsed.extras()
       if (extras) applySheafExtras(db, extras, { now, inserted: r.inserted })

@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
+import { maintainInBackground } from '../maintenance.ts'
 import { stmt } from './statements.ts'
 
 /** What the library writes for one post (JSON columns already serialised). */
@@ -122,13 +123,7 @@ export function beginWrite(db: Db): WriteTransaction {
       } finally {
         client.pragma(`wal_autocheckpoint = ${every}`)
       }
-      setTimeout(() => {
-        try {
-          if (client.open && !client.inTransaction) client.pragma('wal_checkpoint(PASSIVE)')
-        } catch {
-          // best effort: the next commit checkpoints anyway
-        }
-      }, 1000).unref()
+      maintainInBackground(db, 'checkpoint')
     },
     rollback() {
       if (!open) return
@@ -138,9 +133,9 @@ export function beginWrite(db: Db): WriteTransaction {
   }
 }
 
-/** Refreshes the planner's statistics after bulk changes (cheap; SQLite decides what needs it). */
+/** Refreshes the planner's statistics after bulk changes, on the maintenance thread (SQLite decides what needs it). */
 export const optimize = (db: Db): void => {
-  db.$client.pragma('optimize')
+  maintainInBackground(db, 'optimize')
 }
 
 export const setImportedAt = (db: Db, id: number, importedAt: number): void => {
