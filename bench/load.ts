@@ -12,6 +12,7 @@
  * Usage: node bench/load.ts [--library 20000] [--import 10000] [--rate 200] [--seconds 30]
  *        [--settled-seconds 15] [--search-seconds 10] [--concurrency 16] [--max-seconds 600]
  *        [--no-import] [--no-pipeline]   (to see which of the two costs what)
+ *        [--mix list,list q,stats,search]   (the kinds of request sent, in turn)
  */
 import { spawn } from 'node:child_process'
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -25,7 +26,8 @@ import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 const { values } = parseArgs({ options: {
   library: { type: 'string', default: '20000' }, import: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' },
   seconds: { type: 'string', default: '30' }, 'settled-seconds': { type: 'string', default: '15' }, 'search-seconds': { type: 'string', default: '10' },
-  concurrency: { type: 'string', default: '16' }, 'no-pipeline': { type: 'boolean', default: false }, 'no-import': { type: 'boolean', default: false }, 'max-seconds': { type: 'string', default: '600' }, settle: { type: 'string', default: '90' },
+  concurrency: { type: 'string', default: '16' }, 'no-pipeline': { type: 'boolean', default: false }, 'no-import': { type: 'boolean', default: false },
+  mix: { type: 'string', default: 'list,list q,stats,search' }, 'max-seconds': { type: 'string', default: '600' }, settle: { type: 'string', default: '90' },
 } })
 const libraryPosts = Number(values.library)
 const importPosts = Number(values.import)
@@ -133,6 +135,8 @@ const MIX = [
   (i: number) => `/api/search/ai?q=${encodeURIComponent(queries[i % queries.length])}`,
 ]
 const KINDS = ['list', 'list q', 'stats', 'search']
+const mix = values.mix!.split(',').map((k) => KINDS.indexOf(k.trim()))
+if (mix.some((k) => k < 0)) throw new Error(`--mix takes ${KINDS.join(', ')} (got ${values.mix})`)
 
 interface Summary { requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }> }
 const pct = (xs: number[], q: number) => {
@@ -221,14 +225,14 @@ const rssLibrary = rss()
 const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const importRun = values['no-import'] ? Promise.resolve({ status: 0, body: { imported: 0 }, ms: 0 }) : upload(importFile)
 const job = values['no-pipeline'] ? { jobId: '', totalBookmarks: 0 } : await (await post('/api/categorize', {})).json() as { jobId: string; totalBookmarks: number }
-const busy = await openLoop([0, 1, 2, 3], seconds)
+const busy = await openLoop(mix, seconds)
 const imported = await importRun
 const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100)
 
 // 3. Settled: the pipeline cancelled, the index caught up.
 await post('/api/categorize/cancel', {})
 const afterSettle = await settle(settleCap)
-const settled = await openLoop([0, 1, 2, 3], settledSeconds)
+const settled = await openLoop(mix, settledSeconds)
 
 // 4. Search alone.
 const searchAlone = await closedLoop(3, searchSeconds)
@@ -244,7 +248,7 @@ const row = (name: string, s: Summary) =>
   `| ${name} | ${s.requests} | ${s.perSecond} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} | ${s.errors} | ${s.resets} | ${s.timeouts} |`
 const kinds = (s: Summary) => Object.entries(s.byKind).map(([k, v]) => `${k} ${v.p50}/${v.p95}`).join(', ')
 const table = [
-  `Load bench: ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
+  `Load bench: ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
   '',
   '| phase | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | resets | time-outs |',
   '|---|---|---|---|---|---|---|---|---|---|',
