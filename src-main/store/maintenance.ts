@@ -3,14 +3,12 @@ import { Worker } from 'node:worker_threads'
 import type { Db } from './db.ts'
 
 /**
- * SQLite housekeeping after bulk writes (copying the WAL into the database file, refreshing the
- * planner's statistics) on a thread of its own with its own connection: both take from tens of
- * milliseconds to most of a second after a large import, which on the connection's own thread held
- * up every request. A PASSIVE checkpoint never blocks writers; `PRAGMA optimize` with 0x10002 looks
- * at every table (a fresh connection has no query history of its own to go by). Best effort: a
- * task that fails (the database busy, the file gone) is dropped; the next commit checkpoints anyway.
+ * SQLite housekeeping after bulk writes on a thread of its own with its own connection: copying the
+ * WAL into the database file takes up to most of a second after a large import, which on the
+ * connection's own thread held up every request. A PASSIVE checkpoint never blocks writers (nor
+ * waits for them). Best effort: a task that fails is dropped; the next commit checkpoints anyway.
  */
-export type MaintenanceTask = 'checkpoint' | 'optimize'
+export type MaintenanceTask = 'checkpoint'
 
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -21,7 +19,6 @@ parentPort.on('message', (task) => {
     db ??= new Database(workerData.file, { fileMustExist: true })
     db.pragma('busy_timeout = 1000')
     if (task === 'checkpoint') db.pragma('wal_checkpoint(PASSIVE)')
-    else if (task === 'optimize') db.pragma('optimize = 0x10002')
     else if (task === 'close') { db.close(); db = null; process.exit(0) }
   } catch {
     // best effort

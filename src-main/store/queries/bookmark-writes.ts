@@ -133,9 +133,14 @@ export function beginWrite(db: Db): WriteTransaction {
   }
 }
 
-/** Refreshes the planner's statistics after bulk changes, on the maintenance thread (SQLite decides what needs it). */
+/**
+ * Refreshes the planner's statistics after bulk changes (SQLite decides what needs it), on this
+ * connection: on another it would take the write lock for the length of an ANALYZE and make every
+ * write here wait for it. `analysis_limit` bounds each index's ANALYZE to a sample, so it stays cheap.
+ */
 export const optimize = (db: Db): void => {
-  maintainInBackground(db, 'optimize')
+  db.$client.pragma('analysis_limit = 1000')
+  db.$client.pragma('optimize')
 }
 
 export const setImportedAt = (db: Db, id: number, importedAt: number): void => {
