@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveConfig } from '../../src-main/app/index.ts'
 import { signedIn, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { upload } from '../library/helpers.ts'
@@ -122,4 +123,31 @@ describe('slow, stalled and abandoned requests', () => {
     expect(answer.status).toBe(400)
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
+})
+
+describe('a body that trickles in', () => {
+  it('is cut off at SHEAF_REQUEST_TIMEOUT_MS with 408 and {error, code}, though bytes keep coming', async () => {
+    const t = await startTestServer({ env: { SHEAF_BODY_TIMEOUT_MS: '5000', SHEAF_HEADERS_TIMEOUT_MS: '1000', SHEAF_REQUEST_TIMEOUT_MS: '1500' } })
+    try {
+      const s = await openSocket(t.url)
+      s.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{')
+      const drip = setInterval(() => s.write(' '), 200)
+      const answer = parseRaw(await s.response())
+      clearInterval(drip)
+      expect(answer.status).toBe(408)
+      expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
+    } finally {
+      await t.close()
+    }
+  }, 30_000)
+})
+
+describe('time-out configuration', () => {
+  it('reads SHEAF_*_TIMEOUT_MS, with defaults in seconds for a home server', () => {
+    expect(resolveConfig({ dataDir: '/tmp/x' }, {}).connections).toEqual({ headersTimeoutMs: 10_000, bodyTimeoutMs: 15_000, requestTimeoutMs: 600_000 })
+    expect(resolveConfig({ dataDir: '/tmp/x' }, { SHEAF_BODY_TIMEOUT_MS: '2500', SHEAF_REQUEST_TIMEOUT_MS: '0' }).connections)
+      .toMatchObject({ bodyTimeoutMs: 2500, requestTimeoutMs: 0 })
+    expect(() => resolveConfig({ dataDir: '/tmp/x' }, { SHEAF_BODY_TIMEOUT_MS: '15s' })).toThrow(/SHEAF_BODY_TIMEOUT_MS must be a whole number of milliseconds/)
+    expect(() => resolveConfig({ dataDir: '/tmp/x' }, { SHEAF_HEADERS_TIMEOUT_MS: '0' })).toThrow(/SHEAF_HEADERS_TIMEOUT_MS/)
+  })
 })
