@@ -1,6 +1,6 @@
 import busboy from 'busboy'
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -21,10 +21,21 @@ export const tooLarge = (limit: number) =>
 
 const PREFIX = 'upload-'
 
-/** Removes uploads left behind by a process that was killed mid-upload; creates the folder. */
-export function clearSpool(dir: string): void {
+/** Left alone by clearSpool: another process on the same library (a `sheaf` command) may be using them. */
+const STALE_MS = 60 * 60 * 1000
+
+/** Removes uploads left behind by a process that was killed mid-upload (untouched for an hour); creates the folder. */
+export function clearSpool(dir: string, now = Date.now()): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  for (const f of readdirSync(dir)) if (f.startsWith(PREFIX)) rmSync(join(dir, f), { recursive: true, force: true })
+  for (const f of readdirSync(dir)) {
+    if (!f.startsWith(PREFIX)) continue
+    const path = join(dir, f)
+    try {
+      if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true })
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 const discardFile = (path: string) => () => rmSync(path, { force: true })
