@@ -21,14 +21,17 @@ export interface ApiError {
 export class AppError extends Error {
   readonly code: ErrorCode
   readonly details?: unknown
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  /** A more precise status than the code's own (408 for a body that stopped arriving, 431 for huge headers). */
+  readonly statusOverride?: number
+  constructor(code: ErrorCode, message: string, details?: unknown, status?: number) {
     super(message)
     this.name = 'AppError'
     this.code = code
     this.details = details
+    this.statusOverride = status
   }
   get status(): number {
-    return ERROR_STATUS[this.code]
+    return this.statusOverride ?? ERROR_STATUS[this.code]
   }
   toJSON(): ApiError {
     return this.details === undefined

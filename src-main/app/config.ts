@@ -23,6 +23,8 @@ export interface Config {
   allowedHosts: string[]
   /** Folder holding the built UI, or null to serve the API only. */
   uiDir: string | null
+  /** Time-outs for slow or stalled clients (headers, a pause in a body, a whole request). */
+  connections: { headersTimeoutMs: number; bodyTimeoutMs: number; requestTimeoutMs: number }
   /** Fetch media from private/loopback addresses (off by default; tests use it for a loopback media server). */
   allowPrivateMediaFetch: boolean
 }
@@ -41,6 +43,15 @@ export function parseRateLimit(name: string, value: string): RateLimitRule {
   const m = /^(\d+)\s*\/\s*(\d*)\s*([smh])$/.exec(value.trim())
   if (!m) throw new Error(`${name} must look like 5/1m, 3/1h or 100/30s (got "${value}")`)
   return { limit: Number(m[1]), windowMs: Number(m[2] || 1) * UNITS[m[3]] }
+}
+
+/** A duration in milliseconds from the environment; throws a message naming the variable when malformed. */
+function millis(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of milliseconds${min > 0 ? ' above 0' : ' (0 = no limit)'} (got "${raw}")`)
+  return n
 }
 
 export interface ConfigFlags {
@@ -80,5 +91,10 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     allowedHosts: (env.SHEAF_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     uiDir: env.SHEAF_UI_DIR ?? null,
     allowPrivateMediaFetch: env.SHEAF_ALLOW_PRIVATE_MEDIA_FETCH === '1',
+    connections: {
+      headersTimeoutMs: millis(env, 'SHEAF_HEADERS_TIMEOUT_MS', 10_000, 1),
+      bodyTimeoutMs: millis(env, 'SHEAF_BODY_TIMEOUT_MS', 15_000, 1),
+      requestTimeoutMs: millis(env, 'SHEAF_REQUEST_TIMEOUT_MS', 600_000, 0),
+    },
   }
 }

@@ -1,11 +1,10 @@
-import { serve as serveNode } from '@hono/node-server'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hono } from 'hono'
 import { createAuth, type Auth } from '../auth/index.ts'
 import {
   bookmarkRoutes, categorizeRoutes, categoryRoutes, createHttpApp, desktopLoginRoutes, exportRoutes, importRoutes, lanRoutes,
-  mediaRoutes, mindmapRoutes, searchRoutes, settingsRoutes, statsRoutes, type AppEnv, type RouteModule,
+  mediaRoutes, mindmapRoutes, clearSpool, searchRoutes, serveGuarded, settingsRoutes, statsRoutes, type AppEnv, type RouteModule,
 } from '../http/index.ts'
 import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
@@ -67,11 +66,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await auth.key.current()
     await bootstrapAdmin(config, auth, log)
     const extraHosts = new Set(config.allowedHosts)
+    const spoolDir = join(config.dataDir, 'tmp')
+    clearSpool(spoolDir)
     const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: process.env.SHEAF_CLAUDE_PATH })
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
     const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport(), batchScale: overrides.pipelineBatchScale })
     // onImported (ids of new and changed posts): index them for search now, and auto-run the pipeline.
-    const library = createLibrary({ db, clock, log, onImported: (ids) => {
+    const library = createLibrary({ db, clock, log, tempDir: spoolDir, onImported: (ids) => {
       search.kick()
       return pipeline.onImported(ids)
     }, onCategoriesChanged: () => pipeline.categoriesChanged() })
@@ -81,7 +82,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const reranker = overrides.reranker !== undefined ? overrides.reranker : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
     const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), log })
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
-      fetch: (req, env) => app.fetch(req, env), serve: serveNode, network: overrides.lanNetwork })
+      fetch: (req, env) => app.fetch(req, env), serve: (o, onListening) => serveGuarded({ ...o, limits: config.connections }, onListening), network: overrides.lanNetwork })
     const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
     settings.setLanStatus(() => lan.status())
     const routes: RouteModule[] = [
@@ -89,7 +90,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       { path: '/categories', routes: categoryRoutes({ library, pipeline }) },
       { path: '/stats', routes: statsRoutes({ library }) },
       { path: '/mindmap', routes: mindmapRoutes({ library }) },
-      { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes }) },
+      { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes, spoolDir }) },
       { path: '/export', routes: exportRoutes({ library }) },
       { path: '/search', routes: searchRoutes({ search }) },
       { path: '/categorize', routes: categorizeRoutes({ pipeline }) },

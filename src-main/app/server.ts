@@ -1,5 +1,6 @@
-import { serve, type ServerType } from '@hono/node-server'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { serveGuarded } from '../http/index.ts'
 import type { SheafApp } from './create-app.ts'
 
 export interface RunningServer {
@@ -10,14 +11,14 @@ export interface RunningServer {
 
 export function listen(sheaf: SheafApp, host: string, port: number): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server: ServerType = serve({ fetch: sheaf.app.fetch, hostname: host, port }, (info: AddressInfo) => {
+    const server: Server = serveGuarded({ fetch: sheaf.app.fetch, hostname: host, port, limits: sheaf.config.connections }, (info: AddressInfo) => {
       const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address
       resolve({
         url: `http://${shownHost}:${info.port}`,
         port: info.port,
         close: () => new Promise<void>((done) => {
           server.close(() => done())
-          ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+          server.closeAllConnections()
         }),
       })
     })

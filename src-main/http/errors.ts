@@ -7,7 +7,11 @@ export type ErrorLogger = (msg: string, err: unknown) => void
 
 /** The single translation point from thrown errors to `{error, code}` responses. */
 export const toErrorResponse = (log: ErrorLogger) => (err: Error, c: Context) => {
-  if (isAppError(err)) return c.json(err.toJSON(), err.status as ContentfulStatusCode)
+  if (isAppError(err)) {
+    // A body that stopped arriving is not read any further: end the connection with the answer.
+    if (err.status === 408) c.header('Connection', 'close')
+    return c.json(err.toJSON(), err.status as ContentfulStatusCode)
+  }
   if (err instanceof HTTPException && err.status < 500) {
     const e = new AppError('VALIDATION_ERROR', err.message || 'The request is not valid.')
     return c.json(e.toJSON(), err.status)

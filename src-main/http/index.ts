@@ -28,6 +28,8 @@ export { searchRoutes } from './routes/search.ts'
 export { categorizeRoutes } from './routes/categorize.ts'
 export { settingsRoutes } from './routes/settings.ts'
 export { mediaRoutes } from './routes/media.ts'
+export { serveGuarded, type ConnectionLimits } from './node-server.ts'
+export { clearSpool } from './upload.ts'
 
 interface RateLimitRule {
   limit: number

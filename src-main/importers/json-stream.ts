@@ -5,7 +5,10 @@ import { AppError } from '../../src-shared/errors.ts'
 import { RecordScanner } from './record-scanner.ts'
 
 export type JsonPath = ReadonlyArray<string | number>
-export type JsonEvent = { kind: 'record'; path: JsonPath; value: unknown; raw: string } | { kind: 'rest'; value: unknown }
+export type JsonEvent =
+  | { kind: 'record'; path: JsonPath; value: unknown; raw: string }
+  | { kind: 'oversized'; path: JsonPath; offset: number; chars: number }
+  | { kind: 'rest'; value: unknown }
 
 /** Integers longer than this may not survive a JS number: keep their digits as a string. */
 const SAFE_DIGITS = 15
@@ -83,6 +86,10 @@ export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: 
         throw invalid(msg.replace(/ in JSON at position.*$/, '').replace(/, ".*$/, ''), locate(startOffset + rel, raw, startOffset))
       }
       out.push({ kind: 'record', path, value, raw })
+    },
+    oversized(path, offset, chars) {
+      sawValue = true
+      out.push({ kind: 'oversized', path, offset, chars })
     },
   })
 

@@ -13,7 +13,7 @@ import { entryOutcomes, graphqlSource, isGraphqlRecord, tweetOutcome } from './f
 import { decodeText, openSource, type ByteSource, type ExportInput } from './input.ts'
 import { streamJson, type JsonPath } from './json-stream.ts'
 import { asObject, type Json } from './normalize/values.ts'
-import { Numberer, type ImportItem, type Outcome, type ParsedExport, type ParseOptions } from './types.ts'
+import { Numberer, oversizedRecord, type ImportItem, type Outcome, type ParsedExport, type ParseOptions } from './types.ts'
 
 const topLevel = (path: JsonPath) => path.length === 1
 const inBookmarks = (path: JsonPath) =>
@@ -34,6 +34,7 @@ async function* jsonItems(src: ByteSource, n: Numberer, isRecord: (p: JsonPath) 
   // for...of + yield, not yield*: delegating to a sync generator wraps every item in an async-from-sync step
   for await (const ev of streamJson(decodeText(src.chunks()), isRecord, { longIntegers })) {
     if (ev.kind === 'record') for (const it of n.run(() => each(ev.value), postIdOf(ev.value))) yield it
+    else if (ev.kind === 'oversized') yield n.item(oversizedRecord(ev.chars))
     else if (onRest) for (const it of n.run(() => onRest(ev.value))) yield it
   }
 }
@@ -49,7 +50,7 @@ const postIdOf = (v: unknown): string | null => {
  * from the name; JSON is streamed record by record, so a 150 MB file is never held whole (zip
  * archives are the exception: fflate needs all of it). Items are produced lazily and only once.
  */
-export async function parseExport(input: ExportInput, _opts: ParseOptions = {}): Promise<ParsedExport> {
+export async function parseExport(input: ExportInput, opts: ParseOptions = {}): Promise<ParsedExport> {
   const src = await openSource(input)
   if (src.head.length === 0) throw new AppError('VALIDATION_ERROR', 'The file is empty (0 bytes).')
   const format = detectFormat(src.head)
@@ -70,11 +71,11 @@ export async function parseExport(input: ExportInput, _opts: ParseOptions = {}):
     const version = /"version"\s*:\s*(\d+)/.exec(head.slice(0, 4096))?.[1]
     if (version && version !== '1') throw new AppError('VALIDATION_ERROR', `This Sheaf export is version ${version}; this Sheaf reads version 1. Update Sheaf to import it.`)
   }
-  return { format, items: itemsFor(format, src, head, n, sheaf), extras: () => sheaf?.extras() ?? null }
+  return { format, items: itemsFor(format, src, head, n, sheaf, opts), extras: () => sheaf?.extras() ?? null }
 }
 
 /** The items of one format; a plain format hands back its reader itself (no extra async step per item). */
-function itemsFor(format: ImportFormat, src: ByteSource, head: string, n: Numberer, sheaf: ReturnType<typeof createSheafReader> | null): AsyncIterable<ImportItem> {
+function itemsFor(format: ImportFormat, src: ByteSource, head: string, n: Numberer, sheaf: ReturnType<typeof createSheafReader> | null, opts: ParseOptions): AsyncIterable<ImportItem> {
   switch (format) {
     case 'x-graphql': {
       const source = graphqlSource(head)
@@ -89,7 +90,7 @@ function itemsFor(format: ImportFormat, src: ByteSource, head: string, n: Number
       return archiveFileItems(decodeText(src.chunks()), kind, { owner: null, notes: new Map() }, n)
     }
     case 'x-archive-zip':
-      return (async function* () { yield* archiveZipItems(await src.readAll(), n) })()
+      return archiveZipItems(src.chunks(), n, { tempDir: opts.tempDir, limits: opts.zipLimits })
     case 'siftly':
       return siftlyItems(src, head, n)
     case 'flat-fetch': {

@@ -1,3 +1,5 @@
+import { AppError } from '../../src-shared/errors.ts'
+
 /**
  * Cuts a JSON text stream into the envelope (handed on as text, each record replaced by `null`)
  * and the records (handed on as their exact source text). Only brackets, strings and keys are
@@ -9,7 +11,15 @@ interface Frame { array: boolean; key: string | null; index: number; expectKey: 
 export interface ScanSink {
   envelope(text: string): void
   record(text: string, path: Path, startOffset: number): void
+  /** A record longer than the scanner's limit, skipped without being kept (`chars` long). */
+  oversized(path: Path, startOffset: number, chars: number): void
 }
+
+/**
+ * The longest record kept for parsing, in characters: a post with everything X attaches is a few
+ * tens of KB, so this is far above any real one, and a record that is not held whole costs nothing.
+ */
+export const MAX_RECORD_CHARS = 4 << 20
 
 const Q = 34, BS = 92, LB = 123, RB = 125, LSQ = 91, RSQ = 93, COMMA = 44, COLON = 58
 
@@ -22,6 +32,8 @@ export class RecordScanner {
   private inString = false
   private recordPath: Path = []
   private inScalar = false
+  /** Inside a record past MAX_RECORD_CHARS: scanned to its end without keeping its text. */
+  private skipping: { start: number } | null = null
   private readonly isRecord: (p: Path) => boolean
   private readonly sink: ScanSink
 
@@ -39,9 +51,29 @@ export class RecordScanner {
     let envStart = 0
     const s = this.buf
     const n = s.length
+    if (this.skipping) {
+      const end = this.scanRecord(s, 0)
+      if (end < 0) {
+        this.buf = ''
+        this.base += n
+        return
+      }
+      this.sink.oversized(this.recordPath, this.skipping.start, this.base + end - this.skipping.start)
+      this.skipping = null
+      this.inRecord = false
+      i = end
+      envStart = end
+    }
     while (i < n) {
       if (this.inRecord) {
         const end = this.scanRecord(s, i)
+        if (end < 0 && n - envStart > MAX_RECORD_CHARS) {
+          // scanRecord has scanned to the end of `s` and kept its state: carry on without the text
+          this.skipping = { start: this.base + envStart }
+          this.buf = ''
+          this.base += n
+          return
+        }
         if (end < 0) {
           // rescan this (small) record from its start once more text has come
           this.depth = 0
@@ -106,6 +138,10 @@ export class RecordScanner {
       this.sink.envelope(s.slice(envStart, i))
       this.buf = s.slice(i)
       this.base += i
+      if (this.buf.length > MAX_RECORD_CHARS) {
+        throw new AppError('VALIDATION_ERROR', `The file holds a single value of over ${MAX_RECORD_CHARS >> 20} million characters ` +
+          `(from character ${this.base}); no export has one. Is this the right file?`, { offset: this.base })
+      }
     }
   }
 

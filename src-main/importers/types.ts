@@ -1,3 +1,4 @@
+import type { ZipLimits } from './zip-reader.ts'
 import type { ImportFormat, NormalizedPost } from '../../src-shared/schemas/posts.ts'
 import type { SheafBookmarkExtras, SheafCategory } from '../../src-shared/schemas/sheaf-export.ts'
 
@@ -25,6 +26,10 @@ export interface ParsedExport {
 export interface ParseOptions {
   fileName?: string
   now?: () => Date
+  /** Where a large zip archive is kept while it is read (default: the system's temporary folder). */
+  tempDir?: string
+  /** The zip limits (zip-reader.ts ZIP_LIMITS by default; tests lower them). */
+  zipLimits?: ZipLimits
 }
 
 /** One record's result before it is numbered. */
@@ -38,6 +43,10 @@ export const fail = (postId: string | null, reason: string): Outcome => ({ kind:
 export const skip = (reason: string): Outcome => ({ kind: 'skipped', reason })
 
 /** Numbers outcomes in file order; a record whose normaliser throws becomes an error, never a failed file. */
+/** The error of a record too large to be a post (see MAX_RECORD_CHARS), skipped without being read. */
+export const oversizedRecord = (chars: number): Outcome =>
+  fail(null, `this record is ${Math.round(chars / 1048576)} MB long, far more than any post; it was skipped`)
+
 export class Numberer {
   private n = 0
   item(o: Outcome): ImportItem {

@@ -16,12 +16,32 @@ export type PreparedItem =
   | { kind: 'skipped'; index: number; reason: string }
 
 /**
- * A post that cannot be converted (e.g. an unreadable date) becomes that record's error. The post's
- * language is X's own code (normalised to ISO 639-1) or, when the export has none, `detect`'s answer;
- * without a detector such a post is left for the background language check (langChecked false).
+ * The longest post text kept, in characters: X allows 25,000 in a long post, and the margin covers
+ * links, which X counts as 23 characters but an export carries in full.
+ */
+export const MAX_POST_TEXT_CHARS = 30_000
+
+/** Characters (code points) beyond the limit, or 0; counted only for a text that may be over it. */
+function overLimit(text: string | null | undefined): number {
+  if (!text || text.length <= MAX_POST_TEXT_CHARS) return 0
+  let n = 0
+  for (const _ of text) n++
+  return n > MAX_POST_TEXT_CHARS ? n : 0
+}
+
+/**
+ * A post that cannot be converted (e.g. an unreadable date) or is longer than any post on X becomes
+ * that record's error. The post's language is X's own code (normalised to ISO 639-1) or, when the
+ * export has none, `detect`'s answer; without a detector such a post is left for the background
+ * language check (langChecked false).
  */
 export function prepareItem(item: ImportItem, detect: LanguageDetector | null = null): PreparedItem {
   if (item.kind !== 'post') return item
+  const long = overLimit(item.post.text) || overLimit(item.post.quoted?.text)
+  if (long) {
+    return { kind: 'error', index: item.index, postId: item.post.postId,
+      reason: `its text is ${long.toLocaleString('en')} characters long; X allows 25,000 and Sheaf keeps up to ${MAX_POST_TEXT_CHARS.toLocaleString('en')}, so it was not imported` }
+  }
   try {
     const values = postToValues(item.post)
     values.lang = postLanguage(item.post.lang, item.post.text, detect)

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { ImportFormat } from '../../src-shared/schemas/posts.ts'
 import { openSource, parseExport, type ExportInput, type SheafExtras } from '../importers/index.ts'
@@ -22,7 +24,12 @@ export interface PrepareOptions {
   batchSize: number
   /** Files at least this large are parsed on a worker thread, in parallel with the writes. */
   offThreadMinBytes: number
+  /** Where a large zip archive is kept while it is read; removed with close(). */
+  tempDir?: string
 }
+
+/** A zip's local-file signature: zips are always read on the worker, however small (a 3 MB zip can inflate to gigabytes). */
+const isZip = (head: Uint8Array) => head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04
 
 /** Bytes the worker keeps buffered or asked for: a few batches' worth of a GraphQL export. */
 const READ_AHEAD_BYTES = 1 << 20
@@ -38,7 +45,7 @@ const MAX_UNACKED = 2
  */
 export async function prepareExport(input: ExportInput, opts: PrepareOptions): Promise<PreparedExport> {
   const src = await openSource(input, opts.offThreadMinBytes)
-  return src.complete ? prepareHere(src.chunks(), opts) : prepareOffThread(src.chunks(), opts)
+  return src.complete && !isZip(src.head) ? prepareHere(src.chunks(), opts) : prepareOffThread(src.chunks(), opts)
 }
 
 /**
@@ -92,8 +99,11 @@ async function prepareHere(input: AsyncIterable<Uint8Array>, opts: PrepareOption
 type Inbox = Exclude<FromWorker, { type: 'pull' }> | { type: 'input-error'; error: unknown }
 
 async function prepareOffThread(input: AsyncIterable<Uint8Array>, opts: PrepareOptions): Promise<PreparedExport> {
+  // The worker's temporary files go in a folder of this import's own, removed on close even when
+  // the worker is stopped mid-way (a terminated thread runs no finally).
+  const tempDir = opts.tempDir ? mkdtempSync(join(opts.tempDir, 'upload-parse-')) : undefined
   const worker = new Worker(new URL('./import-worker.ts', import.meta.url), {
-    workerData: { fileName: opts.fileName, batchSize: opts.batchSize, readAheadBytes: READ_AHEAD_BYTES, maxUnacked: MAX_UNACKED },
+    workerData: { fileName: opts.fileName, batchSize: opts.batchSize, readAheadBytes: READ_AHEAD_BYTES, maxUnacked: MAX_UNACKED, tempDir },
   })
   const post = (m: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(m, transfer)
   const source = input[Symbol.asyncIterator]()
@@ -153,7 +163,10 @@ async function prepareOffThread(input: AsyncIterable<Uint8Array>, opts: PrepareO
   const close = () => {
     if (closed) return
     closed = true
-    void worker.terminate()
+    // Removed now (an open file goes with its last handle), and again once the thread is gone.
+    const removeTemp = () => { if (tempDir) rmSync(tempDir, { recursive: true, force: true }) }
+    removeTemp()
+    void worker.terminate().finally(removeTemp)
     if (!inputDone) {
       inputDone = true
       // After a pending read settles, so an async generator is not asked to return mid-step.

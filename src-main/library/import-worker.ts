@@ -6,7 +6,7 @@ import { createPreparer, encodeBatch, PULL_BYTES, toWireError, type FromWorker, 
 // hands them over, parses and prepares the records, and sends them back in batches, never more than
 // MAX_UNACKED ahead of what the importer has written.
 
-const { fileName, batchSize, readAheadBytes, maxUnacked } = workerData as { fileName: string; batchSize: number; readAheadBytes: number; maxUnacked: number }
+const { fileName, batchSize, readAheadBytes, maxUnacked, tempDir } = workerData as { fileName: string; batchSize: number; readAheadBytes: number; maxUnacked: number; tempDir?: string }
 const port = parentPort!
 const send = (m: FromWorker) => port.postMessage(m)
 
@@ -74,7 +74,7 @@ async function sendBatch(items: PreparedItem[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const parsed = await parseExport(input(), { fileName })
+  const parsed = await parseExport(input(), { fileName, tempDir })
   send({ type: 'format', format: parsed.format })
   const prepare = createPreparer({ detect: true })
   let batch: PreparedItem[] = []

@@ -13,6 +13,11 @@ import type { PreparedItem } from './import-items.ts'
 import { prepareExport } from './import-source.ts'
 
 const BATCH = 250
+/**
+ * The longest the importer writes without letting the event loop answer requests: a batch of 250
+ * posts takes 15-60 ms (more on a busy machine), which queued every request behind it.
+ */
+const SLICE_MS = 8
 const MAX_ERROR_DETAILS = 100
 /** Uploads at least this large are parsed on a worker thread while this thread writes (import-source.ts). */
 const OFF_THREAD_MIN_BYTES = 2 << 20
@@ -24,6 +29,8 @@ export interface ImportDeps {
   onImported?: (ids: number[]) => void | Promise<void>
   /** Files at least this large are parsed off-thread (default 2 MiB; tests set 0 to always use the worker). */
   offThreadMinBytes?: number
+  /** Where large zip archives are kept while they are read (the system's temporary folder by default). */
+  tempDir?: string
 }
 
 export interface ImportRequest {
@@ -35,6 +42,17 @@ export interface ImportRequest {
 }
 
 export type LibraryImportResult = ImportResult & { skipped: number }
+
+/** One import in the queue: the one running has place 0, those waiting 1, 2, … in the order they run. */
+export interface QueuedImport {
+  id: number
+  fileName: string
+  userId: number | null
+  state: 'running' | 'waiting'
+  place: number
+  /** When it joined the queue (ISO). */
+  queuedAt: string
+}
 
 interface Run {
   result: LibraryImportResult
@@ -125,7 +143,7 @@ export function createImporter(deps: ImportDeps) {
   }
 
   async function runNamed(req: ImportRequest): Promise<LibraryImportResult> {
-    const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes })
+    const parsed = await prepareExport(req.input, { fileName: req.fileName, batchSize: BATCH, offThreadMinBytes, tempDir: deps.tempDir })
     const r: Run = {
       result: { imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: parsed.format, errorDetails: [] },
       changed: [],
@@ -139,14 +157,22 @@ export function createImporter(deps: ImportDeps) {
     let queuedUpTo = 0
     /** Every post above this id is new in this import. */
     let newAfter = 0
-    const apply = (batch: readonly PreparedItem[]) => {
+    const apply = async (batch: readonly PreparedItem[]) => {
       if (!tx) {
         tx = beginWrite(db)
         r.known = allPostIds(db)
         r.merged = allMergedPostIds(db)
         queuedUpTo = newAfter = maxBookmarkId(db)
       }
-      for (const item of batch) applyItem(db, r, item, now)
+      let sliceStart = performance.now()
+      for (const item of batch) {
+        applyItem(db, r, item, now)
+        // Requests waiting meanwhile are answered between slices (they read the same connection).
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve))
+          sliceStart = performance.now()
+        }
+      }
       const last = maxBookmarkId(db)
       if (last > queuedUpTo) {
         queueNewPostsForSearch(db, queuedUpTo)
@@ -155,8 +181,8 @@ export function createImporter(deps: ImportDeps) {
       }
     }
     try {
-      for await (const batch of parsed.batches) apply(batch)
-      apply([])
+      for await (const batch of parsed.batches) await apply(batch)
+      await apply([])
       if (parsed.format.startsWith('x-archive')) adoptSoleOwnerHandle(db, newAfter, UNKNOWN_HANDLE)
       const extras = parsed.extras()
       if (extras) applySheafExtras(db, extras, { now, inserted: r.inserted })
@@ -176,10 +202,29 @@ export function createImporter(deps: ImportDeps) {
     return r.result
   }
 
+  /** Imports that have their whole file and wait for the slot, in order; the first is running. */
+  const lined: { id: number; fileName: string; userId: number | null; queuedAt: number; running: boolean }[] = []
+  let nextId = 1
+
   const importStream = (req: ImportRequest): Promise<LibraryImportResult> => {
-    const p = queue.then(() => run(req))
+    const entry = { id: nextId++, fileName: req.fileName, userId: req.userId, queuedAt: clock(), running: false }
+    lined.push(entry)
+    const p = queue.then(() => {
+      entry.running = true
+      return run(req)
+    }).finally(() => {
+      lined.splice(lined.indexOf(entry), 1)
+    })
     queue = p.catch(() => undefined)
     return p
+  }
+
+  /** The running import (place 0) and those waiting behind it (place 1, 2, …). */
+  const importQueue = (): QueuedImport[] => {
+    const offset = lined[0]?.running ? 0 : 1
+    return lined.map((e, i) => ({
+      id: e.id, fileName: e.fileName, userId: e.userId, state: e.running ? 'running' : 'waiting', place: i + offset, queuedAt: new Date(e.queuedAt).toISOString(),
+    }))
   }
 
   /** For `sheaf import FILE`: the same path as an upload, read from disk. */
@@ -196,7 +241,7 @@ export function createImporter(deps: ImportDeps) {
     return importStream({ input: createReadStream(path, { highWaterMark: 1 << 20 }), fileName: basename(path), userId: opts.userId ?? null, bytes: () => size })
   }
 
-  return { importStream, importFile }
+  return { importStream, importFile, importQueue }
 }
 
 export type Importer = ReturnType<typeof createImporter>

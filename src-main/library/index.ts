@@ -25,6 +25,8 @@ export interface LibraryDeps {
   log?: Pick<Logger, 'warn' | 'info'>
   /** Detect the language of older posts in the background after start (default true). */
   languageUpgrade?: boolean
+  /** Where large zip archives are kept while an import reads them. */
+  tempDir?: string
 }
 
 /** The library capability: import into the store, browse and edit bookmarks, categories, stats, mind map, export. */
@@ -52,6 +54,7 @@ export function createLibrary(deps: LibraryDeps) {
     exporter: createExporter({ db, clock }),
     importStream: importer.importStream,
     importFile: importer.importFile,
+    importQueue: importer.importQueue,
     importHistory(): ImportHistoryEntry[] {
       return listImportHistory(db).map((h) => ({
         id: h.id,
@@ -72,7 +75,7 @@ export function createLibrary(deps: LibraryDeps) {
 }
 
 export type Library = ReturnType<typeof createLibrary>
-export type { LibraryImportResult, ImportRequest } from './import.ts'
+export type { LibraryImportResult, ImportRequest, QueuedImport } from './import.ts'
 export { contentHash, engagementScore } from './convert.ts'
 export { slugify } from './categories.ts'
 export { filterOf } from './bookmarks.ts'

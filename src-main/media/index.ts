@@ -2,7 +2,7 @@ import { AppError } from '../../src-shared/errors.ts'
 import { mediaCacheEntry, type Db } from '../store/index.ts'
 import type { MediaCache } from './media-cache.ts'
 
-export { isPrivateAddress } from './address-policy.ts'
+export { embeddedIPv4, isLinkLocalAddress, isPrivateAddress } from './address-policy.ts'
 export { guardedFetch, MediaFetchError, MEDIA_MAX_BYTES, MEDIA_TIMEOUT_MS, type GuardedFetchOptions } from './guarded-fetch.ts'
 export { createMediaCache, sniffImage, type MediaCache, type MediaCacheOptions } from './media-cache.ts'
 

@@ -4,9 +4,11 @@ import { claudeCliStatus, createProvider, LOCAL_MODEL, type AiProvider, type Cla
 import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from '../ai/index.ts'
 import type { SecretStore } from '../secrets/index.ts'
 import { readAiSettings, writeAiSettings, type Db, type StoredAiSettings } from '../store/index.ts'
+import { checkProviderBaseUrl, systemResolveHost, type ResolveHost } from './base-url.ts'
 import { maskKey } from './mask.ts'
 
 export { maskKey } from './mask.ts'
+export { checkProviderBaseUrl, type ResolveHost } from './base-url.ts'
 
 export interface SettingsDeps {
   db: Db
@@ -18,6 +20,8 @@ export interface SettingsDeps {
   localRunner?: () => LocalRunner
   /** How long a claude CLI status check is reused. */
   cliStatusTtlMs?: number
+  /** Resolves a provider base URL's host name when it is saved (the system resolver by default). */
+  resolveHost?: ResolveHost
 }
 
 export interface LanStatus { enabled: boolean; [k: string]: unknown }
@@ -118,6 +122,7 @@ export function createSettings(deps: SettingsDeps): Settings {
         if (patch.model !== undefined) p.model = patch.model
         if (patch.baseUrl !== undefined) {
           if (target === 'claude-cli') throw new AppError('VALIDATION_ERROR', 'The claude CLI has no base URL.', { field: 'baseUrl' })
+          if (patch.baseUrl) await checkProviderBaseUrl(patch.baseUrl, deps.resolveHost ?? systemResolveHost)
           p.baseUrl = patch.baseUrl
         }
         if (patch.embeddingModel !== undefined) {

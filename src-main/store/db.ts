@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stopMaintenance } from './maintenance.ts'
 import * as schema from './schema.ts'
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
@@ -65,6 +66,7 @@ function backup(client: Database.Database, file: string, log: (msg: string) => v
 
 export function closeDatabase(db: Db): void {
   if (!db.$client.open) return
+  stopMaintenance(db)
   try {
     db.$client.pragma('wal_checkpoint(TRUNCATE)')
   } finally {

@@ -1,4 +1,3 @@
-import { unzipSync } from 'fflate'
 import { AppError } from '../../../src-shared/errors.ts'
 import { resolveDate, toIsoDate } from '../normalize/dates.ts'
 import { draftFromLegacy } from '../normalize/legacy-tweet.ts'
@@ -7,8 +6,8 @@ import { decodeEntities } from '../normalize/text.ts'
 import { urlsFromStrings } from '../normalize/urls.ts'
 import { asArray, asObject, asString, firstPostId, nonEmpty, type Json } from '../normalize/values.ts'
 import { afterAssignment, parseJsonText, streamJson, type JsonPath } from '../json-stream.ts'
-import { decodeAll, decodeText } from '../input.ts'
-import { fail, ok, skip, type Numberer, type ImportItem, type Outcome } from '../types.ts'
+import { collectZip, entryText, inflateEntry, InflateBudget, readEntries, type ZipEntry, type ZipLimits } from '../zip-reader.ts'
+import { fail, ok, oversizedRecord, skip, type Numberer, type ImportItem, type Outcome } from '../types.ts'
 
 export type ArchiveKind = 'tweets' | 'like' | 'note_tweet' | 'manifest' | 'other'
 
@@ -36,8 +35,7 @@ interface Note { text: string; urls: unknown[] }
 /** Long posts, found by creation time: the archive keeps no link from a note to its post. */
 export type NoteIndex = Map<string, Note[]>
 
-export function indexNotes(records: unknown[]): NoteIndex {
-  const index: NoteIndex = new Map()
+export function indexNotes(records: unknown[], index: NoteIndex = new Map()): NoteIndex {
   for (const r of records) {
     const n = asObject(asObject(r)?.noteTweet)
     const core = asObject(n?.core)
@@ -129,42 +127,89 @@ export async function* archiveFileItems(text: AsyncIterable<string>, kind: Archi
     return
   }
   for await (const ev of streamJson(afterAssignment(text), isTopLevelElement)) {
+    if (ev.kind === 'oversized') yield n.item(oversizedRecord(ev.chars))
     if (ev.kind !== 'record') continue
     yield* n.run(() => [archiveOutcome(ev.value, kind, ctx)])
   }
 }
 
-const dataFile = (name: string) => /(^|\/)data\/(tweets?|like|note-tweet)(-part\d+)?\.js$/.exec(name)
+/** The most of manifest.js read (it is a few KB). */
+const MANIFEST_CHARS = 1 << 20
 
-/** The archive .zip: reads data/manifest.js, note-tweet.js, tweets.js and like.js (all parts). */
-export async function* archiveZipItems(zip: Uint8Array, n: Numberer): AsyncGenerator<ImportItem> {
-  let files: Record<string, Uint8Array>
+async function* asAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  for (const it of items) yield it
+}
+
+/** An entry's JSON errors name the entry, so the message says which file in the zip is broken. */
+function naming(name: string, e: unknown): unknown {
+  if (!(e instanceof AppError) || (e.details as { entry?: string } | undefined)?.entry) return e
+  return new AppError(e.code, `${name} in the zip: ${e.message}`, { ...(e.details as object | undefined), entry: name }, e.status)
+}
+
+export interface ZipOptions {
+  /** Where a large zip is kept while it is read (default: the system's temporary folder). */
+  tempDir?: string
+  limits?: ZipLimits
+}
+
+/**
+ * The archive .zip: reads data/manifest.js, note-tweet.js, tweets.js and like.js (all parts), each
+ * inflated as a stream within the zip limits (zip-reader.ts) and parsed record by record.
+ */
+export async function* archiveZipItems(chunks: AsyncIterable<Uint8Array>, n: Numberer, opts: ZipOptions = {}): AsyncGenerator<ImportItem> {
+  const zip = await collectZip(chunks, { tempDir: opts.tempDir })
   try {
-    files = unzipSync(zip, { filter: (f) => /(^|\/)data\/manifest\.js$/.test(f.name) || dataFile(f.name) !== null })
-  } catch (e) {
-    throw new AppError('VALIDATION_ERROR', `The zip file cannot be read (${(e as Error).message}); export the archive again from X.`)
-  }
-  const names = Object.keys(files).sort()
-  const of = (re: RegExp) => names.filter((f) => re.test(f))
-  const manifest = of(/data\/manifest\.js$/)[0]
-  const owner = manifest ? ownerFromManifest(decodeAll(files[manifest])) : null
-  const notes: unknown[] = []
-  for (const f of of(/data\/note-tweet(-part\d+)?\.js$/)) {
-    const text = decodeAll(files[f])
-    notes.push(...asArray(parseJsonText(text.slice(text.indexOf('=') + 1), f)))
-  }
-  const tweetFiles = of(/data\/tweets?(-part\d+)?\.js$/)
-  const likeFiles = of(/data\/like(-part\d+)?\.js$/)
-  if (tweetFiles.length + likeFiles.length === 0) {
-    throw new AppError('VALIDATION_ERROR', 'This zip is not an X data archive: it has no data/tweets.js or data/like.js.')
-  }
-  const ctx: ArchiveContext = { owner, notes: indexNotes(notes) }
-  for (const [list, kind] of [[tweetFiles, 'tweets'], [likeFiles, 'like']] as const) {
-    for (const f of list) {
-      const bytes = files[f]
-      delete files[f]
-      yield* archiveFileItems(decodeText((async function* () { yield bytes })()), kind, ctx, n)
+    const entries = readEntries(zip, opts.limits)
+    const budget = new InflateBudget(opts.limits)
+    const text = (e: ZipEntry) => entryText(piecesOf(inflateEntry(zip, e, budget)), e.name)
+    const byName = (re: RegExp) => entries.filter((e) => re.test(e.name))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    const manifest = byName(/(^|\/)data\/manifest\.js$/)[0]
+    let owner: Owner | null = null
+    if (manifest) {
+      let s = ''
+      try {
+        for (const t of text(manifest)) {
+          s += t
+          if (s.length > MANIFEST_CHARS) throw new AppError('VALIDATION_ERROR', `${manifest.name} in the zip is far larger than an X manifest.`, { entry: manifest.name })
+        }
+        owner = ownerFromManifest(s)
+      } catch (e) {
+        throw naming(manifest.name, e)
+      }
     }
+    const notes: NoteIndex = new Map()
+    for (const f of byName(/(^|\/)data\/note-tweet(-part\d+)?\.js$/)) {
+      try {
+        for await (const ev of streamJson(afterAssignment(asAsync(text(f))), isTopLevelElement)) {
+          if (ev.kind === 'record') indexNotes([ev.value], notes)
+        }
+      } catch (e) {
+        throw naming(f.name, e)
+      }
+    }
+    const tweetFiles = byName(/(^|\/)data\/tweets?(-part\d+)?\.js$/)
+    const likeFiles = byName(/(^|\/)data\/like(-part\d+)?\.js$/)
+    if (tweetFiles.length + likeFiles.length === 0) {
+      throw new AppError('VALIDATION_ERROR', 'This zip is not an X data archive: it has no data/tweets.js or data/like.js.')
+    }
+    const ctx: ArchiveContext = { owner, notes }
+    for (const [list, kind] of [[tweetFiles, 'tweets'], [likeFiles, 'like']] as const) {
+      for (const f of list) {
+        try {
+          for await (const it of archiveFileItems(asAsync(text(f)), kind, ctx, n)) yield it
+        } catch (e) {
+          throw naming(f.name, e)
+        }
+      }
+    }
+  } finally {
+    zip.close()
   }
 }
 
+/** Inflated output in pieces of at most 256 KB, so the decoded text stays in V8's young generation. */
+function* piecesOf(chunks: Iterable<Uint8Array>): Generator<Uint8Array> {
+  const PIECE = 256 << 10
+  for (const c of chunks) for (let at = 0; at < c.length; at += PIECE) yield c.subarray(at, at + PIECE)
+}

@@ -8,6 +8,13 @@ const enc = new TextEncoder()
 const q = (s: string) => JSON.stringify(s)
 const list = (key: string, items: string[]) => (items.length ? `${key}:\n${items.map((i) => `  - ${q(i)}`).join('\n')}\n` : `${key}: []\n`)
 
+/**
+ * Text from posts, notes and the analysis, with HTML made inert: Obsidian and most Markdown viewers
+ * render raw HTML, so a `<script>` or `<img onerror>` in a note would run there. `&` and `<` become
+ * entities (shown as themselves); `>` stays, so quotes in notes keep working.
+ */
+export const inertHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
+
 /** A name safe as a file or folder on Windows, macOS and Linux. */
 export const safeName = (s: string, max = 80): string =>
   s.replace(/[\\/:*?"<>|#^[\]\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '').slice(0, max).trim() || 'untitled'
@@ -33,14 +40,15 @@ export function noteOf(p: ExportPost): string {
   for (const k of ['likes', 'reposts', 'replies', 'views'] as const) if (e[k] !== null) fm += `${k}: ${e[k]}\n`
   if (p.knowledge) fm += `summary: ${q(p.knowledge.summary)}\naction: ${q(p.knowledge.action)}\nsentiment: ${q(p.knowledge.sentiment)}\n`
   fm += '---\n\n'
-  let body = `${post.text}\n\n— [@${post.authorHandle}](${postUrl(post.authorHandle, post.postId)}) ${post.authorName ? `(${post.authorName}) ` : ''}${post.postCreatedAt.slice(0, 10)}\n`
+  const h = inertHtml
+  let body = `${h(post.text)}\n\n— [@${post.authorHandle}](${postUrl(post.authorHandle, post.postId)}) ${post.authorName ? `(${h(post.authorName)}) ` : ''}${post.postCreatedAt.slice(0, 10)}\n`
   if (post.quoted) {
-    body += `\n> [!quote] @${post.quoted.authorHandle}\n${post.quoted.text.split('\n').map((l) => `> ${l}`).join('\n')}\n`
+    body += `\n> [!quote] @${post.quoted.authorHandle}\n${h(post.quoted.text).split('\n').map((l) => `> ${l}`).join('\n')}\n`
   }
-  if (p.media.length) body += `\n${p.media.map((m) => (m.type === 'photo' ? `![${m.altText ?? ''}](${m.url})` : `[${m.type}](${m.videoUrl ?? m.url})`)).join('\n')}\n`
-  if (post.urls.length) body += `\n## Links\n${post.urls.map((u) => `- ${u.expandedUrl}`).join('\n')}\n`
-  if (p.knowledge) body += `\n## Summary\n${p.knowledge.summary}\n`
-  if (p.notes.length) body += `\n## Note\n${p.notes.map((n) => n.text).join('\n\n')}\n`
+  if (p.media.length) body += `\n${p.media.map((m) => (m.type === 'photo' ? `![${h(m.altText ?? '')}](${m.url})` : `[${m.type}](${m.videoUrl ?? m.url})`)).join('\n')}\n`
+  if (post.urls.length) body += `\n## Links\n${post.urls.map((u) => `- ${h(u.expandedUrl)}`).join('\n')}\n`
+  if (p.knowledge) body += `\n## Summary\n${h(p.knowledge.summary)}\n`
+  if (p.notes.length) body += `\n## Note\n${p.notes.map((n) => h(n.text)).join('\n\n')}\n`
   return fm + body
 }
 
@@ -69,7 +77,7 @@ export function* markdownZipChunks(db: Db, scope: ExportScope, layout: 'folders'
   const root = 'Sheaf'
   let index = `---\nexported: ${q(iso(now))}\n---\n\n# Sheaf library\n\n`
   index += layout === 'folders' ? 'Each post is a note in the folder of its first category.\n\n## Categories\n\n' : 'Every post is a note in the Posts folder.\n\n## Categories\n\n'
-  for (const c of cats) index += `- **${c.name}** (${c.bookmarkCount})${c.description ? `: ${c.description}` : ''}\n`
+  for (const c of cats) index += `- **${inertHtml(c.name)}** (${c.bookmarkCount})${c.description ? `: ${inertHtml(c.description)}` : ''}\n`
   add(`${root}/Index.md`, index)
   yield* drain()
   const used = new Set<string>()

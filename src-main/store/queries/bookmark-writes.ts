@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
+import { maintainInBackground } from '../maintenance.ts'
 import { stmt } from './statements.ts'
 
 /** What the library writes for one post (JSON columns already serialised). */
@@ -128,13 +129,7 @@ export function beginWrite(db: Db): WriteTransaction {
       } finally {
         client.pragma(`wal_autocheckpoint = ${every}`)
       }
-      setTimeout(() => {
-        try {
-          if (client.open && !client.inTransaction) client.pragma('wal_checkpoint(PASSIVE)')
-        } catch {
-          // best effort: the next commit checkpoints anyway
-        }
-      }, 1000).unref()
+      maintainInBackground(db, 'checkpoint')
     },
     rollback() {
       if (!open) return
@@ -144,8 +139,13 @@ export function beginWrite(db: Db): WriteTransaction {
   }
 }
 
-/** Refreshes the planner's statistics after bulk changes (cheap; SQLite decides what needs it). */
+/**
+ * Refreshes the planner's statistics after bulk changes (SQLite decides what needs it), on this
+ * connection: on another it would take the write lock for the length of an ANALYZE and make every
+ * write here wait for it. `analysis_limit` bounds each index's ANALYZE to a sample, so it stays cheap.
+ */
 export const optimize = (db: Db): void => {
+  db.$client.pragma('analysis_limit = 1000')
   db.$client.pragma('optimize')
 }
 

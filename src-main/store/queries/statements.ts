@@ -17,9 +17,9 @@ export const idList = (ids: readonly number[]): string => JSON.stringify(ids)
 
 /** Changes on this connection plus commits by other connections: a cheap "has anything changed" stamp. */
 export function dataStamp(db: Db): string {
-  const own = stmt(db, 'select total_changes() as n').get() as { n: number }
-  const others = db.$client.pragma('data_version', { simple: true }) as number
-  return `${own.n}:${others}`
+  // One prepared statement: pragma() compiles its statement on every call (a hot path: each list page).
+  const r = stmt(db, 'select total_changes() as n, (select data_version from pragma_data_version) as v').get() as { n: number; v: number }
+  return `${r.n}:${r.v}`
 }
 
 /**

@@ -1,0 +1,272 @@
+/**
+ * A busy household, on loopback: a `sheaf serve` process holding a --library-post library takes a
+ * --import-post import and runs the pipeline while clients send --rate requests per second for
+ * --seconds (the mix: list, list with q, stats, search), open loop (a slow answer does not slow the
+ * senders). Then, with the import done and the pipeline cancelled, the same rate once the library
+ * has settled; then search alone, closed loop with --concurrency clients, for --search-seconds.
+ * Reports latency percentiles, errors, connection resets, time-outs and the server's peak RSS
+ * (sampled every 100 ms). Bounded: it stops itself after --max-seconds whatever happens.
+ * Targets (issue 14): under load p95 < 100 ms, p99 < 250 ms, no error or reset; settled p95 < 15 ms;
+ * search alone >= 500 requests/s with p95 < 50 ms (at 100,000 posts); RSS < 700 MB throughout.
+ * Prints a Markdown table, then one JSON object.
+ * Usage: node bench/load.ts [--library 20000] [--import 10000] [--rate 200] [--seconds 30]
+ *        [--settled-seconds 15] [--search-seconds 10] [--concurrency 16] [--max-seconds 600]
+ *        [--no-import] [--no-pipeline]   (to see which of the two costs what)
+ *        [--mix list,list q,stats,search]   (the kinds of request sent, in turn)
+ */
+import { spawn } from 'node:child_process'
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import http from 'node:http'
+import { tmpdir, loadavg, cpus } from 'node:os'
+import { basename, join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
+import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+
+const { values } = parseArgs({ options: {
+  library: { type: 'string', default: '20000' }, import: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' },
+  seconds: { type: 'string', default: '30' }, 'settled-seconds': { type: 'string', default: '15' }, 'search-seconds': { type: 'string', default: '10' },
+  concurrency: { type: 'string', default: '16' }, 'no-pipeline': { type: 'boolean', default: false }, 'no-import': { type: 'boolean', default: false },
+  mix: { type: 'string', default: 'list,list q,stats,search' }, 'max-seconds': { type: 'string', default: '600' }, settle: { type: 'string', default: '90' },
+} })
+const libraryPosts = Number(values.library)
+const importPosts = Number(values.import)
+const rate = Number(values.rate)
+const seconds = Number(values.seconds)
+const settledSeconds = Number(values['settled-seconds'])
+const searchSeconds = Number(values['search-seconds'])
+const concurrency = Number(values.concurrency)
+const settleCap = Number(values.settle)
+
+const startedAt = Date.now()
+const load = { before: loadavg().map((x) => Math.round(x * 100) / 100), cores: cpus().length }
+
+// --- data: the library and the import are different posts (different seeds) -------------------------
+const libraryFile = join(tmpdir(), `sheaf-bench-graphql-${libraryPosts}.json`)
+const importFile = join(tmpdir(), `sheaf-bench-graphql-${importPosts}-seed7.json`)
+if (!existsSync(libraryFile)) await writeGraphqlBookmarks(libraryFile, iteratePosts(libraryPosts, 42))
+if (!existsSync(importFile)) await writeGraphqlBookmarks(importFile, iteratePosts(importPosts, 7))
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-load-'))
+const email = 'bench@example.com'
+const password = 'bench password 123'
+const pre = openDatabase({ file: join(dataDir, 'sheaf.db') })
+putSetting(pre, 'ai', { autoRunAfterImport: false })
+closeDatabase(pre)
+const server = spawn(process.execPath, [...(process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : []), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
+  env: {
+    ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
+    SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+const stopServer = () => { if (server.exitCode === null) server.kill('SIGTERM') }
+const hardStop = setTimeout(() => {
+  process.stderr.write(`load bench: --max-seconds ${values['max-seconds']} passed; stopping\n`)
+  stopServer()
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit(2)
+}, Number(values['max-seconds']) * 1000)
+hardStop.unref()
+
+const base = await new Promise<string>((resolve, reject) => {
+  let out = ''
+  server.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+    const m = /listening on (\S+)/.exec(out)
+    if (m) resolve(m[1])
+  })
+  server.once('exit', (code) => reject(new Error(`server exited (${code})`)))
+})
+if (!/^http:\/\/127\./.test(base)) throw new Error(`the bench runs on loopback only (server at ${base})`)
+
+let peakRss = 0
+const rss = () => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))
+  return m ? Math.round(Number(m[1]) / 1024) : 0
+}
+const sampler = setInterval(() => { try { peakRss = Math.max(peakRss, rss()) } catch { /* exited */ } }, 100)
+
+const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+const cookie = login.headers.get('set-cookie')!.split(';')[0]
+
+/** Uploads a file as the multipart part `file`, streamed from disk, with node:http. */
+function upload(file: string): Promise<{ status: number; body: any; ms: number }> {
+  const boundary = 'sheafload' + Date.now()
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${basename(file)}"\r\nContent-Type: application/json\r\n\r\n`)
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
+  const t0 = performance.now()
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}/api/import`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + statSync(file).size + tail.length },
+    }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (d: string) => { text += d }).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), ms: performance.now() - t0 }))
+    })
+    req.on('error', reject)
+    req.write(head)
+    const s = createReadStream(file, { highWaterMark: 1 << 20 })
+    s.on('end', () => req.end(tail))
+    s.pipe(req, { end: false })
+  })
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
+type Outcome = { ms: number; status: number; error?: string }
+function get(path: string, timeoutMs = 30_000): Promise<Outcome> {
+  const t0 = performance.now()
+  return new Promise((resolve) => {
+    const req = http.get(base + path, { agent, headers: { cookie } }, (res) => {
+      res.resume().on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0 }))
+        .on('error', (e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, error: e.code ?? e.message }))
+    })
+    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })))
+    req.on('error', (e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, error: e.code ?? e.message }))
+  })
+}
+
+const words = ['sqlite', 'react', 'agents', 'sourdough', 'typography', 'fusion', 'indexes', 'espresso', 'benchmarks', 'layout']
+const queries = ['posts about sqlite indexes', 'sourdough baking tips', 'react performance', 'climate models', 'espresso at home', 'design tokens in figma', 'agents and evals', 'fusion energy news']
+const MIX = [
+  (i: number) => `/api/bookmarks?page=${1 + (i % 5)}`,
+  (i: number) => `/api/bookmarks?q=${words[i % words.length]}`,
+  () => '/api/stats',
+  (i: number) => `/api/search/ai?q=${encodeURIComponent(queries[i % queries.length])}`,
+]
+const KINDS = ['list', 'list q', 'stats', 'search']
+const mix = values.mix!.split(',').map((k) => KINDS.indexOf(k.trim()))
+if (mix.some((k) => k < 0)) throw new Error(`--mix takes ${KINDS.join(', ')} (got ${values.mix})`)
+
+interface Summary { requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }> }
+const pct = (xs: number[], q: number) => {
+  if (xs.length === 0) return 0
+  const s = [...xs].sort((a, b) => a - b)
+  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 10) / 10
+}
+function summarise(out: (Outcome & { kind: string })[], wallMs: number): Summary {
+  const ms = out.map((o) => o.ms)
+  const byKind: Summary['byKind'] = {}
+  for (const k of new Set(out.map((o) => o.kind))) {
+    const xs = out.filter((o) => o.kind === k).map((o) => o.ms)
+    byKind[k] = { p50: pct(xs, 0.5), p95: pct(xs, 0.95) }
+  }
+  return {
+    requests: out.length,
+    ok: out.filter((o) => o.status === 200).length,
+    errors: out.filter((o) => o.status !== 200 && !o.error).length,
+    resets: out.filter((o) => o.error && o.error !== 'TIMEOUT').length,
+    timeouts: out.filter((o) => o.error === 'TIMEOUT').length,
+    p50: pct(ms, 0.5), p95: pct(ms, 0.95), p99: pct(ms, 0.99), max: Math.round(Math.max(0, ...ms)),
+    perSecond: Math.round(out.length / (wallMs / 1000)),
+    byKind,
+  }
+}
+
+/** Open loop: one request every 1000/rate ms whatever the answers do; waits for the stragglers. */
+async function openLoop(kinds: number[], secs: number): Promise<Summary> {
+  const out: (Outcome & { kind: string })[] = []
+  const pending: Promise<void>[] = []
+  const t0 = performance.now()
+  const total = Math.round(rate * secs)
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / rate
+    const wait = due - performance.now()
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait))
+    const k = kinds[i % kinds.length]
+    pending.push(get(MIX[k](i)).then((o) => { out.push({ ...o, kind: KINDS[k] }) }))
+  }
+  await Promise.all(pending)
+  return summarise(out, performance.now() - t0)
+}
+
+/** Closed loop: `concurrency` clients, each sending its next request when the last is answered. */
+async function closedLoop(kind: number, secs: number): Promise<Summary> {
+  const out: (Outcome & { kind: string })[] = []
+  const t0 = performance.now()
+  const end = t0 + secs * 1000
+  let i = 0
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < end) {
+      const n = i++
+      out.push({ ...(await get(MIX[kind](n))), kind: KINDS[kind] })
+    }
+  }))
+  return summarise(out, performance.now() - t0)
+}
+
+const pendingIndex = () => {
+  const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
+  try {
+    return db.$client.prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
+  } finally {
+    closeDatabase(db)
+  }
+}
+/** Until the search index has caught up (or stopped moving for 5 s, or `cap` s passed). */
+async function settle(cap: number): Promise<{ ms: number; pending: number }> {
+  const t0 = performance.now()
+  let last = -1
+  let still = t0
+  for (let left = pendingIndex(); left > 0 && performance.now() - t0 < cap * 1000; left = pendingIndex()) {
+    if (left !== last) { last = left; still = performance.now() } else if (performance.now() - still > 5000) break
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  return { ms: Math.round(performance.now() - t0), pending: pendingIndex() }
+}
+
+// 1. The library.
+const seed = await upload(libraryFile)
+if (seed.status !== 200) throw new Error(`library import failed: ${JSON.stringify(seed.body)}`)
+const seedSettle = await settle(settleCap)
+const rssLibrary = rss()
+
+// 2. Under load: the import and the pipeline start, and the clients send the mix.
+const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const importRun = values['no-import'] ? Promise.resolve({ status: 0, body: { imported: 0 }, ms: 0 }) : upload(importFile)
+const job = values['no-pipeline'] ? { jobId: '', totalBookmarks: 0 } : await (await post('/api/categorize', {})).json() as { jobId: string; totalBookmarks: number }
+const busy = await openLoop(mix, seconds)
+const imported = await importRun
+const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100)
+
+// 3. Settled: the pipeline cancelled, the index caught up.
+await post('/api/categorize/cancel', {})
+const afterSettle = await settle(settleCap)
+const settled = await openLoop(mix, settledSeconds)
+
+// 4. Search alone.
+const searchAlone = await closedLoop(3, searchSeconds)
+
+clearInterval(sampler)
+const rssEnd = rss()
+stopServer()
+await new Promise((r) => server.exitCode === null ? server.once('exit', r) : r(null))
+rmSync(dataDir, { recursive: true, force: true })
+clearTimeout(hardStop)
+
+const row = (name: string, s: Summary) =>
+  `| ${name} | ${s.requests} | ${s.perSecond} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} | ${s.errors} | ${s.resets} | ${s.timeouts} |`
+const kinds = (s: Summary) => Object.entries(s.byKind).map(([k, v]) => `${k} ${v.p50}/${v.p95}`).join(', ')
+const table = [
+  `Load bench: ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
+  '',
+  '| phase | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | resets | time-outs |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  row('import + pipeline + mix', busy),
+  row('settled, mix', settled),
+  row(`search alone (${concurrency} clients)`, searchAlone),
+  '',
+  `p50/p95 by kind, busy: ${kinds(busy)}`,
+  `p50/p95 by kind, settled: ${kinds(settled)}`,
+  `server RSS: ${rssLibrary} MB with the library, peak ${peakRss} MB, ${rssEnd} MB at the end (sampled every 100 ms)`,
+  `search index: settled ${seedSettle.ms} ms after the library import (${seedSettle.pending} left), ${afterSettle.ms} ms after the busy phase (${afterSettle.pending} left)`,
+  '',
+].join('\n')
+process.stdout.write(table + '\n')
+process.stdout.write(JSON.stringify({
+  bench: 'load', libraryPosts, importPosts, rate, seconds, load: { ...load, afterBusy: loadAfter },
+  import: { ms: Math.round(imported.ms), status: imported.status, imported: imported.body.imported }, pipelineJob: job,
+  busy, settled, searchAlone, rssMb: { library: rssLibrary, peak: peakRss, end: rssEnd }, settle: { library: seedSettle, afterBusy: afterSettle },
+  targets: { busyP95: 100, busyP99: 250, settledP95: 15, searchPerSecond: 500, searchP95: 50, rssMb: 700 },
+  elapsedS: Math.round((Date.now() - startedAt) / 1000),
+}, null, 2) + '\n')
