@@ -1,19 +1,20 @@
 /**
- * Fits the encoder-based sentiment model on the TweetEval validation split ONLY
- * (../shared/fixtures/labelled/tweeteval_sentiment_val2000.jsonl) and writes
- * resources/sentiment-encoder-model.json. The 600-post test sample is never read here;
- * bench/local-sentiment.ts measures on it.
+ * Fits the offline sentiment model on the TweetEval validation split ONLY
+ * (../shared/fixtures/labelled/tweeteval_sentiment_val2000.jsonl) and writes resources/sentiment-model.json.
+ * The 600-post test sample is never read here; bench/local-sentiment.ts measures on it.
  *
- *   node scripts/train-sentiment.ts
+ *   node scripts/train-sentiment.ts [--quick]     (~10 min on 2 busy cores; --quick: one point of each grid)
  *
- * Features per text: the sentence encoder's 512-d vector (Universal Sentence Encoder Lite), the dense
- * cues of src-main/ai/local/sentiment-features.ts (wink lexicon score, punctuation, caps, averaged word
- * vectors) and, when cross-validation prefers them, its sparse word/bigram/emoji indicators.
- * Model: multinomial logistic regression, class-balanced, L2, full-batch Adam from zero weights.
- * Everything is chosen by 5-fold cross-validation on the validation split (fixed fold split i % 5):
- * the L2 strength and feature set, then two logit offsets (neutral, positive) that maximise the
- * out-of-fold macro-averaged recall of the final label (the 'mixed' rule included, mixed counting as
- * wrong). Deterministic: no random numbers anywhere.
+ * Two heads, both multinomial logistic regression (negative, neutral, positive), class-balanced, L2,
+ * full-batch Adam from zero weights:
+ * - text: sparse word/bigram/emoji indicators and the dense cues of src-main/ai/local/sentiment-features.ts
+ *   (wink lexicon score, punctuation, caps, averaged word vectors). Used alone when no sentence vector is given.
+ * - encoder: the sentence encoder's 512-d vector (Universal Sentence Encoder Lite) and the dense cues,
+ *   plus a weight times the text head's logits.
+ * Everything is chosen by 5-fold cross-validation on the validation split (fixed fold split: row i % 5):
+ * each head's L2 strengths, the text head's weight in the mix, then two logit offsets (neutral,
+ * positive) that maximise the out-of-fold macro-averaged recall of the final label (the 'mixed' rule
+ * included, mixed counting as wrong). Deterministic: no random numbers anywhere.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -21,7 +22,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readText, type TextDoc } from '../src-main/ai/local/nlp.ts'
 import { loadSentenceEncoder } from '../src-main/ai/local/sentence-encoder.ts'
-import { decideSentiment, SENTIMENT_ENCODER_FILE, softmax3 } from '../src-main/ai/local/sentiment.ts'
+import { decideSentiment, SENTIMENT_MODEL_FILE, softmax3 } from '../src-main/ai/local/sentiment.ts'
 import { sentimentFeatures } from '../src-main/ai/local/sentiment-features.ts'
 import { loadWordVectors } from '../src-main/ai/local/word-vectors.ts'
 
@@ -50,19 +51,19 @@ else {
   writeFileSync(cacheFile, JSON.stringify(use))
 }
 
-type Params = { l2: number; l2Sparse: number; dense: 'cues' | 'cues+words'; sparse: boolean; denseScale: number }
+type Params = { use: boolean; l2: number; l2Sparse: number; dense: 'cues' | 'cues+words'; sparse: boolean; denseScale: number }
 type Data = { X: Float64Array; D: number; sp: number[][]; y: number[]; sparseNames: string[] }
 const CUES = 7 // sentiment-features DENSE_NAMES: bias + 6 cues; the averaged word vector follows
 
 /** Dense row = [bias, cues*scale, (word vector*scale), USE vector]; sparse = indices into the vocabulary. */
 const build = (rows: number[], p: Params, vocab?: string[]): Data => {
   const denseLen = p.dense === 'cues' ? CUES : feats[0].dense.length
-  const D = denseLen + 512
+  const D = denseLen + (p.use ? 512 : 0)
   const X = new Float64Array(rows.length * D)
   rows.forEach((r, n) => {
     const f = feats[r].dense
     for (let j = 0; j < denseLen; j++) X[n * D + j] = j === 0 ? f[j] : f[j] * p.denseScale
-    for (let j = 0; j < 512; j++) X[n * D + denseLen + j] = use[r][j]
+    if (p.use) for (let j = 0; j < 512; j++) X[n * D + denseLen + j] = use[r][j]
   })
   let sparseNames: string[] = vocab ?? []
   if (p.sparse && !vocab) {
@@ -160,61 +161,81 @@ const crossValidate = (p: Params) => {
   return oof
 }
 
-const grid: Params[] = []
-for (const l2 of [0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03]) {
-  grid.push({ l2, l2Sparse: 0, dense: 'cues', sparse: false, denseScale: 3 })
-  for (const l2Sparse of [0.003, 0.01, 0.03]) grid.push({ l2, l2Sparse, dense: 'cues', sparse: true, denseScale: 3 })
-}
-for (const l2 of [0.001, 0.01]) grid.push({ l2, l2Sparse: 0, dense: 'cues+words', sparse: false, denseScale: 1 })
-if (process.argv.includes('--quick')) grid.splice(0, grid.length, ...grid.filter((p) => p.l2 === 0.001))
-
-let best: { p: Params; oof: Array<{ z: number[]; r: number }>; score: number } | null = null
-for (const p of grid) {
-  const t0 = performance.now()
-  const oof = crossValidate(p)
-  const s = macroRecall(oof)
-  console.error(JSON.stringify({ ...p, cvMacroRecall: +s.macro.toFixed(4), recall: s.recall, seconds: Math.round((performance.now() - t0) / 1000) }))
-  if (!best || s.macro > best.score) best = { p, oof, score: s.macro }
-}
-if (!best) throw new Error('empty grid')
-
-// Logit offsets for neutral and positive (negative fixed at 0), chosen on the out-of-fold predictions.
-let offset = [0, 0, 0]
-let offsetScore = best.score
-for (let a = -1; a <= 1.0001; a += 0.05) {
-  for (let b = -1; b <= 1.0001; b += 0.05) {
-    const o = [0, +a.toFixed(2), +b.toFixed(2)]
-    const s = macroRecall(best.oof, o).macro
-    if (s > offsetScore + 1e-9) [offset, offsetScore] = [o, s]
+type Oof = Array<{ z: number[]; r: number }>
+const search = (name: string, grid: Params[]) => {
+  let best: { p: Params; oof: Oof; score: number } | null = null
+  for (const p of grid) {
+    const t0 = performance.now()
+    const oof = crossValidate(p)
+    const s = macroRecall(oof)
+    console.error(JSON.stringify({ head: name, ...p, cvMacroRecall: +s.macro.toFixed(4), recall: s.recall, seconds: Math.round((performance.now() - t0) / 1000) }))
+    if (!best || s.macro > best.score) best = { p, oof, score: s.macro }
   }
+  if (!best) throw new Error('empty grid')
+  return best
 }
-const cvFinal = macroRecall(best.oof, offset)
+
+/** Logit offsets for neutral and positive (negative fixed at 0) that maximise the out-of-fold macro recall. */
+const chooseOffset = (oof: Oof) => {
+  let offset = [0, 0, 0]
+  let score = macroRecall(oof).macro
+  for (let a = -1; a <= 1.0001; a += 0.05) {
+    for (let b = -1; b <= 1.0001; b += 0.05) {
+      const o = [0, +a.toFixed(2), +b.toFixed(2)]
+      const s = macroRecall(oof, o).macro
+      if (s > score + 1e-9) [offset, score] = [o, s]
+    }
+  }
+  return { offset, ...macroRecall(oof, offset) }
+}
+
+const quick = process.argv.includes('--quick')
+// The text head: what a caller without the encoder gets, and the second opinion mixed into the encoder head.
+const textGrid: Params[] = []
+for (const l2 of quick ? [0.03] : [0.01, 0.03, 0.1]) {
+  for (const l2Sparse of quick ? [0.03] : [0.01, 0.03]) textGrid.push({ use: false, l2, l2Sparse, dense: 'cues+words', sparse: true, denseScale: 3 })
+}
+// The encoder head: the sentence vector and the cues (the sparse indicators and word vectors added nothing in CV).
+const encGrid: Params[] = []
+for (const l2 of quick ? [0.001] : [0.0003, 0.001, 0.003]) encGrid.push({ use: true, l2, l2Sparse: 0, dense: 'cues', sparse: false, denseScale: 3 })
+
+const text = search('text', textGrid)
+const enc = search('encoder', encGrid)
+// Mix: encoder logits + w x text logits, w chosen on the out-of-fold predictions (the folds are the same rows).
+const textZ = new Map(text.oof.map((o) => [o.r, o.z]))
+let mix = { w: 0, oof: enc.oof, score: enc.score }
+for (const w of [0.25, 0.5, 0.75, 1]) {
+  const oof = enc.oof.map((o) => ({ r: o.r, z: o.z.map((v, k) => v + w * textZ.get(o.r)![k]) }))
+  const score = macroRecall(oof).macro
+  console.error(JSON.stringify({ mix: w, cvMacroRecall: +score.toFixed(4) }))
+  if (score > mix.score + 1e-9) mix = { w, oof, score }
+}
+const textCv = chooseOffset(text.oof)
+const mixCv = chooseOffset(mix.oof)
 
 const all = texts.map((_, i) => i)
-const data = build(all, best.p)
-const model = fit(data, best.p)
 const round = (x: number) => Math.round(x * 1e4) / 1e4
 const rows = (W: Float64Array, from: number, to: number) => Array.from({ length: to - from }, (_, j) => [0, 1, 2].map((k) => round(W[(from + j) * K + k])))
-const denseLen = model.D - 512
-const weights: Record<string, number[]> = {}
-model.sparseNames.forEach((s, i) => {
-  const w = [0, 1, 2].map((k) => round(model.Ws[i * K + k]))
-  if (w.some((x) => Math.abs(x) >= 0.002)) weights[s] = w
-})
+const head = (p: Params) => {
+  const m = fit(build(all, p), p)
+  const denseLen = m.D - (p.use ? 512 : 0)
+  const weights: Record<string, number[]> = {}
+  m.sparseNames.forEach((s, i) => {
+    const w = [0, 1, 2].map((k) => round(m.Ws[i * K + k]))
+    if (w.some((x) => Math.abs(x) >= 0.002)) weights[s] = w
+  })
+  return { params: p, denseScale: p.denseScale, dense: rows(m.Wd, 0, denseLen), ...(p.use ? { vector: rows(m.Wd, denseLen, m.D) } : {}), weights }
+}
+const cv = (c: ReturnType<typeof chooseOffset>, before: number) => ({ folds: FOLDS, macroRecall: +c.macro.toFixed(4), macroRecallBeforeOffset: +before.toFixed(4), recall: c.recall })
 const out = {
   about:
-    'Multinomial logistic regression fitted by scripts/train-sentiment.ts on the TweetEval sentiment validation split (cardiffnlp/tweeteval) only. ' +
-    'Inputs: the use-lite-512 sentence vector, the dense cues (and sparse indicators) of src-main/ai/local/sentiment-features.ts.',
+    'Sentiment: multinomial logistic regression fitted by scripts/train-sentiment.ts on the TweetEval sentiment validation split (cardiffnlp/tweeteval) only. ' +
+    'text: sparse word/bigram/emoji indicators and dense cues of src-main/ai/local/sentiment-features.ts; ' +
+    'encoder: the use-lite-512 sentence vector and the cues, plus textWeight x the text logits. offset: added to the logits. cv: 5-fold out-of-fold scores.',
   classes: CLASSES,
-  encoder: encoder.model,
-  params: best.p,
-  cv: { folds: FOLDS, macroRecall: +cvFinal.macro.toFixed(4), macroRecallBeforeOffset: +best.score.toFixed(4), recall: cvFinal.recall },
-  offset,
-  denseScale: best.p.denseScale,
-  dense: rows(model.Wd, 0, denseLen),
-  vector: rows(model.Wd, denseLen, model.D),
-  weights,
+  text: { ...head(text.p), offset: textCv.offset, cv: cv(textCv, text.score) },
+  encoder: { model: encoder.model, ...head(enc.p), textWeight: mix.w, offset: mixCv.offset, cv: cv(mixCv, mix.score) },
 }
 const json = JSON.stringify(out)
-writeFileSync(join(root, 'resources', SENTIMENT_ENCODER_FILE), `${json}\n`)
-console.log(JSON.stringify({ params: best.p, cv: out.cv, offset, sparseFeatures: Object.keys(weights).length, bytes: json.length }))
+writeFileSync(join(root, 'resources', SENTIMENT_MODEL_FILE), `${json}\n`)
+console.log(JSON.stringify({ text: { params: text.p, offset: textCv.offset, cv: out.text.cv }, encoder: { params: enc.p, textWeight: mix.w, offset: mixCv.offset, cv: out.encoder.cv }, sparseFeatures: Object.keys(out.text.weights).length, bytes: json.length }))

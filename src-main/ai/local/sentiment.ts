@@ -1,7 +1,7 @@
 import type { SENTIMENTS } from '../../../src-shared/schemas/bookmarks.ts'
 import { readText, type TextDoc } from './nlp.ts'
 import { memoByDir, readResourceJson } from './resources.ts'
-import { sentimentFeatures } from './sentiment-features.ts'
+import { sentimentFeatures, type SentimentFeatures } from './sentiment-features.ts'
 import { loadWordVectors, type WordVectors } from './word-vectors.ts'
 
 export type Sentiment = (typeof SENTIMENTS)[number]
@@ -9,30 +9,26 @@ export type Probabilities = { negative: number; neutral: number; positive: numbe
 export type SentimentResult = { label: Sentiment; confidence: number; probabilities: Probabilities }
 
 /**
- * Two fitted models (docs/understanding.md#sentiment):
- * - with a sentence vector (the pipeline's encoder stage has one for every post):
- *   resources/sentiment-encoder-model.json, fitted by scripts/train-sentiment.ts on the vector plus
- *   the text features below;
- * - without one (callers that do not load the encoder): resources/sentiment-model.json, the text
- *   features alone, fitted by scripts/build-sentiment-model.ts.
+ * One fitted model, resources/sentiment-model.json (scripts/train-sentiment.ts; docs/understanding.md#sentiment),
+ * with two heads:
+ * - text: word/bigram/emoji indicators and dense cues of the text; alone, it is the answer for callers
+ *   without a sentence vector;
+ * - encoder: the post's sentence vector and the cues, plus `textWeight` times the text head. The
+ *   pipeline's encoder stage has a vector for every post, so stored sentiments come from this head.
  */
-export const SENTIMENT_ENCODER_FILE = 'sentiment-encoder-model.json'
+export const SENTIMENT_MODEL_FILE = 'sentiment-model.json'
 
-type ModelJson = { classes: string[]; denseScale: number; dense: number[][]; weights: Record<string, number[]> }
-type Model = { denseScale: number; dense: number[][]; weights: Map<string, number[]> }
-type EncoderModelJson = ModelJson & { encoder: string; vector: number[][]; offset: number[] }
-type EncoderModel = Model & { encoder: string; vector: Float32Array; offset: number[] }
+type HeadJson = { denseScale: number; dense: number[][]; weights: Record<string, number[]>; offset: number[] }
+type ModelJson = { classes: string[]; text: HeadJson; encoder: HeadJson & { model: string; vector: number[][]; textWeight: number } }
+type Head = { denseScale: number; dense: number[][]; weights: Map<string, number[]>; offset: number[] }
+type Model = { text: Head; encoder: Head & { model: string; vector: Float32Array; textWeight: number } }
+
+const head = (h: HeadJson): Head => ({ denseScale: h.denseScale, dense: h.dense, weights: new Map(Object.entries(h.weights)), offset: h.offset })
 
 export const loadSentimentModel = memoByDir((dir): Model => {
-  const m = readResourceJson<ModelJson>('sentiment-model.json', dir)
-  if (m.classes.join() !== 'negative,neutral,positive') throw new Error('sentiment-model.json: unexpected classes')
-  return { denseScale: m.denseScale, dense: m.dense, weights: new Map(Object.entries(m.weights)) }
-})
-
-export const loadSentimentEncoderModel = memoByDir((dir): EncoderModel => {
-  const m = readResourceJson<EncoderModelJson>(SENTIMENT_ENCODER_FILE, dir)
-  if (m.classes.join() !== 'negative,neutral,positive') throw new Error(`${SENTIMENT_ENCODER_FILE}: unexpected classes`)
-  return { denseScale: m.denseScale, dense: m.dense, weights: new Map(Object.entries(m.weights)), encoder: m.encoder, vector: Float32Array.from(m.vector.flat()), offset: m.offset }
+  const m = readResourceJson<ModelJson>(SENTIMENT_MODEL_FILE, dir)
+  if (m.classes.join() !== 'negative,neutral,positive') throw new Error(`${SENTIMENT_MODEL_FILE}: unexpected classes`)
+  return { text: head(m.text), encoder: { ...head(m.encoder), model: m.encoder.model, vector: Float32Array.from(m.encoder.vector.flat()), textWeight: m.encoder.textWeight } }
 })
 
 /** Both sides must be this likely, or the lexicon must find a clearly positive and a clearly negative sentence. */
@@ -41,10 +37,9 @@ const MIXED_SENTENCE = 0.3
 
 export type SentimentDeps = {
   doc?: TextDoc
-  /** The post's sentence vector (unit length, from the sentence encoder): the better model is used when given. */
+  /** The post's sentence vector (unit length, from the sentence encoder): the encoder head is used when given. */
   vector?: Float32Array | null
   model?: Model
-  encoderModel?: EncoderModel
   vectors?: WordVectors
 }
 
@@ -69,31 +64,34 @@ export const decideSentiment = ([negative, neutral, positive]: readonly number[]
   return { label: best, confidence: round(probabilities[best]), probabilities }
 }
 
-export const classifySentiment = (text: string, deps: SentimentDeps = {}): SentimentResult => {
-  const doc = deps.doc ?? readText(text)
-  const withVector = deps.vector != null && deps.vector.length > 0
-  const model = withVector ? (deps.encoderModel ?? loadSentimentEncoderModel()) : (deps.model ?? loadSentimentModel())
-  const f = sentimentFeatures(doc, deps.vectors ?? loadWordVectors())
+/** A head's logits from the text's cues (the dense features it was fitted on come first) and sparse indicators. */
+const headLogits = (h: Head, f: SentimentFeatures): number[] => {
   const z = [0, 0, 0]
   for (const s of f.sparse) {
-    const w = model.weights.get(s)
+    const w = h.weights.get(s)
     if (w) for (let k = 0; k < 3; k++) z[k] += w[k]
   }
-  // The encoder model may read only the first cues of the dense part (its training chose how many).
-  const dense = Math.min(f.dense.length, model.dense.length)
+  const dense = Math.min(f.dense.length, h.dense.length)
   for (let j = 0; j < dense; j++) {
-    const x = j === 0 ? f.dense[j] : f.dense[j] * model.denseScale
-    const w = model.dense[j]
+    const x = j === 0 ? f.dense[j] : f.dense[j] * h.denseScale
+    const w = h.dense[j]
     for (let k = 0; k < 3; k++) z[k] += w[k] * x
   }
-  if (withVector && 'vector' in model) {
-    const v = deps.vector!
-    const W = model.vector
-    if (v.length * 3 !== W.length) throw new Error(`sentiment: a ${v.length}-d vector, the model reads ${W.length / 3}-d (${model.encoder})`)
-    for (let j = 0; j < v.length; j++) for (let k = 0; k < 3; k++) z[k] += W[j * 3 + k] * v[j]
-    for (let k = 0; k < 3; k++) z[k] += model.offset[k]
-  }
-  return decideSentiment(softmax3(z), doc)
+  return z
+}
+
+export const classifySentiment = (text: string, deps: SentimentDeps = {}): SentimentResult => {
+  const doc = deps.doc ?? readText(text)
+  const model = deps.model ?? loadSentimentModel()
+  const f = sentimentFeatures(doc, deps.vectors ?? loadWordVectors())
+  const t = headLogits(model.text, f)
+  const v = deps.vector
+  if (!v || v.length === 0) return decideSentiment(softmax3(t.map((x, k) => x + model.text.offset[k])), doc)
+  const e = model.encoder
+  if (v.length * 3 !== e.vector.length) throw new Error(`sentiment: a ${v.length}-d vector, the model reads ${e.vector.length / 3}-d (${e.model})`)
+  const z = headLogits(e, f)
+  for (let j = 0; j < v.length; j++) for (let k = 0; k < 3; k++) z[k] += e.vector[j * 3 + k] * v[j]
+  return decideSentiment(softmax3(z.map((x, k) => x + e.textWeight * t[k] + e.offset[k])), doc)
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000
