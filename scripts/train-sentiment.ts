@@ -31,7 +31,6 @@ const file = join(root, '..', 'shared', 'fixtures', 'labelled', 'tweeteval_senti
 const CLASSES = ['negative', 'neutral', 'positive'] as const
 const K = 3
 const FOLDS = 5
-const EPOCHS = 200
 
 const texts: Array<{ text: string; label: number }> = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
 const words = loadWordVectors()
@@ -51,7 +50,7 @@ else {
   writeFileSync(cacheFile, JSON.stringify(use))
 }
 
-type Params = { use: boolean; l2: number; l2Sparse: number; dense: 'cues' | 'cues+words'; sparse: boolean; denseScale: number }
+type Params = { use: boolean; lr: number; epochs: number; l2: number; l2Sparse: number; dense: 'cues' | 'cues+words'; sparse: boolean; denseScale: number }
 type Data = { X: Float64Array; D: number; sp: number[][]; y: number[]; sparseNames: string[] }
 const CUES = 7 // sentiment-features DENSE_NAMES: bias + 6 cues; the averaged word vector follows
 
@@ -90,9 +89,9 @@ const fit = (d: Data, p: Params): Fitted => {
   const gs = all.map((w) => new Float64Array(w.length))
   const ms = all.map((w) => new Float64Array(w.length))
   const vs = all.map((w) => new Float64Array(w.length))
-  const lr = 0.02
+  const lr = p.lr
   const z = [0, 0, 0]
-  for (let ep = 1; ep <= EPOCHS; ep++) {
+  for (let ep = 1; ep <= p.epochs; ep++) {
     gs[0].fill(0)
     gs[1].fill(0)
     for (let i = 0; i < n; i++) {
@@ -192,19 +191,19 @@ const chooseOffset = (oof: Oof) => {
 const quick = process.argv.includes('--quick')
 // The text head: what a caller without the encoder gets, and the second opinion mixed into the encoder head.
 const textGrid: Params[] = []
-for (const l2 of quick ? [0.03] : [0.01, 0.03, 0.1]) {
-  for (const l2Sparse of quick ? [0.03] : [0.01, 0.03]) textGrid.push({ use: false, l2, l2Sparse, dense: 'cues+words', sparse: true, denseScale: 3 })
+for (const l2 of quick ? [0.03] : [0.01, 0.03]) {
+  for (const l2Sparse of quick ? [0.03] : [0.03, 0.1]) textGrid.push({ use: false, lr: 0.05, epochs: 150, l2, l2Sparse, dense: 'cues+words', sparse: true, denseScale: 3 })
 }
 // The encoder head: the sentence vector and the cues (the sparse indicators and word vectors added nothing in CV).
 const encGrid: Params[] = []
-for (const l2 of quick ? [0.001] : [0.0003, 0.001, 0.003]) encGrid.push({ use: true, l2, l2Sparse: 0, dense: 'cues', sparse: false, denseScale: 3 })
+for (const l2 of quick ? [0.001] : [0.0003, 0.001, 0.003]) encGrid.push({ use: true, lr: 0.02, epochs: 200, l2, l2Sparse: 0, dense: 'cues', sparse: false, denseScale: 3 })
 
 const text = search('text', textGrid)
 const enc = search('encoder', encGrid)
 // Mix: encoder logits + w x text logits, w chosen on the out-of-fold predictions (the folds are the same rows).
 const textZ = new Map(text.oof.map((o) => [o.r, o.z]))
 let mix = { w: 0, oof: enc.oof, score: enc.score }
-for (const w of [0.25, 0.5, 0.75, 1]) {
+for (const w of [0.25, 0.5, 0.75, 1, 1.5]) {
   const oof = enc.oof.map((o) => ({ r: o.r, z: o.z.map((v, k) => v + w * textZ.get(o.r)![k]) }))
   const score = macroRecall(oof).macro
   console.error(JSON.stringify({ mix: w, cvMacroRecall: +score.toFixed(4) }))
