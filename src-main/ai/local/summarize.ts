@@ -23,7 +23,7 @@ export const LONG_POST = 600
 /** Sentences of one post the encoder reads for its gist (the first ones): bounds the cost of a very long note. */
 export const MAX_GIST_SENTENCES = 16
 /** A gist longer than this share of the post's own words is not a summary of it. */
-const MAX_SHARE = 0.6
+const MAX_SHARE = 0.5
 
 type PostLike = Pick<NormalizedPost, 'text' | 'authorHandle' | 'media' | 'urls'> & Partial<Pick<NormalizedPost, 'quoted'>>
 export type SummarizeOptions = {
@@ -66,10 +66,14 @@ const informative = (s: string): number => simpleWords(s).filter((w) => w.length
 export const ownWords = (text: string): string => tidy(cleanText(text))
 
 /** The post's sentences for a gist (links end sentences), each tidied; none when the post is read whole. */
-export const postSentences = (text: string): string[] =>
-  splitSentences(decodeEntities(text).replace(/^(\s*@\w{1,15})+\s*/, '').replace(/\s*https?:\/\/\S+\s*/g, '\n'))
+export const postSentences = (text: string): string[] => {
+  const out = splitSentences(decodeEntities(text).replace(/^(\s*@\w{1,15})+\s*/, '').replace(/\s*https?:\/\/\S+\s*/g, '\n'))
     .map((s) => tidy(cleanText(s)))
     .filter((s) => informative(s) > 0)
+  // An export that cut a long post (X's archive does, with "…") leaves its last sentence unfinished.
+  if (out.length > 1 && /…$/.test(out[out.length - 1]) && /…\s*(https?:\/\/\S+\s*)*$/.test(text)) out.pop()
+  return out
+}
 
 const ARTICLE_LINK = /^https?:\/\/(www\.)?(x|twitter)\.com\/i\/article\//
 
@@ -92,16 +96,25 @@ const domainOf = (u: string): string | null => {
   }
 }
 
-/** "github.com/stas00/ml-engineering", "nytimes.com/2026/01/02/…": where a link goes, readable. */
+/**
+ * Where a link goes, readable: "github.com/stas00/ml-engineering", "morling.dev: whats in a good error
+ * message" (the page's slug is usually its title), or the site alone; never a cut path.
+ */
 const linkLabel = (u: string): string | null => {
   try {
     const url = new URL(u)
     const host = url.hostname.replace(/^www\./, '')
     if (host === 't.co') return null
     if (VIDEO_HOSTS.test(host)) return `a video on ${host}`
-    const path = decodeURIComponent(url.pathname).replace(/\/+$/, '')
-    const shown = `${host}${path}`
-    return shown.length <= 70 ? shown : `${shown.slice(0, 69).replace(/\/[^/]*$/, '')}/…`
+    const parts = decodeURIComponent(url.pathname).split('/').filter(Boolean)
+    if (/^(github\.com|gitlab\.com|codeberg\.org)$/.test(host) && parts.length >= 2) return `${host}/${parts[0]}/${parts[1]}`
+    const slug = [...parts].reverse().find((p) => /\p{L}{2}.*[-_].*\p{L}{2}/u.test(p))
+    if (slug) {
+      const words = slug.replace(/\.[a-z]{2,5}$/i, '').split(/[-_]+/).filter((w) => w && !/^[0-9a-f]{6,}$/i.test(w)).join(' ')
+      if (words.length >= 8 && words.length <= 90) return `${host}: ${words}`
+    }
+    const path = parts.join('/')
+    return path && host.length + path.length < 60 ? `${host}/${path}` : host
   } catch {
     return null
   }

@@ -57,6 +57,7 @@ describe('summarize', () => {
     expect(await summaryOf(makePost('', { authorHandle: 'dev', media: [media('photo')] }), { ocrText: 'SELECT * FROM users' })).toBe('Image: SELECT * FROM users')
     expect(await summaryOf(makePost('', { authorHandle: 'dev', media: [media('video')] }))).toBe('Video (1:00)')
     expect(await summaryOf(makePost('Worth a look https://t.co/x1', { urls: [link('https://github.com/acme/pgmig')] }))).toBe('Link to github.com/acme/pgmig')
+    expect(await summaryOf(makePost('Good read https://t.co/x1', { urls: [link('https://morling.dev/blog/whats-in-a-good-error-message/')] }))).toBe('Link to morling.dev: whats in a good error message')
     const quoting = makePost('This, exactly.', { quoted: { ...makePost('Estimates fail because the work is unknown until it is done.'), authorHandle: 'kent' } })
     expect(await summaryOf(quoting)).toBe('Quotes @kent: Estimates fail because the work is unknown until it is done.')
   })
