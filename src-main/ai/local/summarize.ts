@@ -191,6 +191,9 @@ const central = (vectors: readonly Float32Array[], sentences: string[]): number[
   return vectors.map((v, i) => (dot(v, c) / n) * (sentences[i].length < 25 ? 0.6 : 1) + (i === 0 ? 0.05 : 0))
 }
 
+/** A sentence that ended at a link has no full stop; two joined need one between them. */
+const stop = (s: string) => (/[.!?…:;]$/u.test(s) ? s : `${s}.`)
+
 /** One or two sentences, the best first by score, shown in the post's order, within the budget. */
 const gist = (sentences: string[], scores: number[]): string => {
   const order = scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i)
@@ -199,7 +202,7 @@ const gist = (sentences: string[], scores: number[]): string => {
   if (out.length < 110) {
     // Only a sentence that starts as one (not the rest of a line a link cut): joined, two must read as prose.
     const second = order.slice(1).find((i) => sentences[i].length + out.length + 1 <= MAX_SUMMARY && !/^\p{Ll}/u.test(sentences[i]))
-    if (second !== undefined) out = second < first ? `${sentences[second]} ${out}` : `${out} ${sentences[second]}`
+    if (second !== undefined) out = second < first ? `${stop(sentences[second])} ${out}` : `${stop(out)} ${sentences[second]}`
   }
   return out
 }
