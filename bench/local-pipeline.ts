@@ -2,13 +2,13 @@
  * Throughput of the offline toolkit, single-threaded: entities + sentiment + tags + summary + action
  * + embedding + categories per post (OCR excluded), over generated posts and over the real posts in
  * ../shared/fixtures. Prints JSON: posts/s (wall and CPU time), ms per post per stage (wall), peak RSS.
- *   node bench/local-pipeline.ts [N=5000]
+ *   node bench/local-pipeline.ts [N=1000]   (embedding is the sentence encoder, one post at a time)
  */
 import { existsSync } from 'node:fs'
 import type { NormalizedPost } from '../src-shared/schemas/posts.ts'
 import { DEFAULT_CATEGORIES } from '../src-shared/categories.ts'
 import {
-  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, embedText, extractEntities, readText, suggestTags, summarize,
+  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, extractEntities, loadSentenceEncoder, readText, suggestTags, summarize,
 } from '../src-main/ai/local/index.ts'
 import { postText } from '../src-main/ai/local/categorizer.ts'
 import { generatePosts } from './generate-library.ts'
@@ -16,8 +16,10 @@ import { GRAPHQL_DIR, readFixturePosts, readFlatExcerpt } from '../tests/ai/loca
 
 const STAGES = ['nlp', 'entities', 'sentiment', 'tags', 'summary', 'action', 'embedding', 'categories'] as const
 
-const run = (posts: NormalizedPost[]) => {
-  const categorizer = createCategorizer({ categories: DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 })) })
+const encoder = await loadSentenceEncoder()
+
+const run = async (posts: NormalizedPost[]) => {
+  const categorizer = await createCategorizer({ categories: DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 })), encoder })
   const vocab = createTagVocabulary()
   const ms = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>
   let t = 0
@@ -42,7 +44,7 @@ const run = (posts: NormalizedPost[]) => {
     lap('summary')
     classifyAction(p, entities, sentiment)
     lap('action')
-    const vector = embedText(`${postText(p)} ${tags.join(' ')}`)
+    const [vector] = await encoder.encode([postText(p)])
     lap('embedding')
     categorizer.classify(p, entities, tags, vector)
     lap('categories')
@@ -59,21 +61,21 @@ const run = (posts: NormalizedPost[]) => {
   }
 }
 
-const n = Number(process.argv[2] ?? 5000)
+const n = Number(process.argv[2] ?? 1000)
 const loadStart = performance.now()
 // Load every table once (wink model, compromise, gazetteer, vectors, sentiment model) before timing.
 for (const p of generatePosts(20, 7)) {
   extractEntities(p)
   classifySentiment(p.text)
-  embedText(p.text)
+  await encoder.encode([p.text])
 }
 const warmupMs = Math.round(performance.now() - loadStart)
-const generated = run(generatePosts(n, 42))
-let real: ReturnType<typeof run> | { skipped: string }
+const generated = await run(generatePosts(n, 42))
+let real: Awaited<ReturnType<typeof run>> | { skipped: string }
 if (existsSync(GRAPHQL_DIR)) {
   const posts = [...readFixturePosts(), ...readFlatExcerpt()]
   // The real set is small; repeat it so the timing is stable.
-  real = { ...run(Array.from({ length: Math.ceil(2000 / posts.length) }, () => posts).flat()), posts: posts.length } as ReturnType<typeof run>
+  real = { ...(await run(Array.from({ length: Math.ceil(500 / posts.length) }, () => posts).flat())), posts: posts.length }
 } else {
   real = { skipped: `fixtures absent: ${GRAPHQL_DIR}` }
 }

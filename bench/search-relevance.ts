@@ -17,7 +17,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createLibrary } from '../src-main/library/index.ts'
-import { createProvider } from '../src-main/ai/index.ts'
+import { createLocalProvider, createProvider } from '../src-main/ai/index.ts'
+import { createLogger } from '../src-main/app/index.ts'
+import { createPipeline } from '../src-main/pipeline/index.ts'
 import { createSearch, providerEmbedder, providerReranker, type Search, type SearchMode } from '../src-main/search/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { sheafExport } from '../tests/search/sheaf-export.ts'
@@ -51,6 +53,15 @@ const generated = join(dir, 'generated.json')
 writeFileSync(generated, sheafExport([...TARGETS, ...distractors(400)], CATEGORIES))
 await library.importFile(generated)
 const total = db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number
+
+// The library is analysed as the app does after an import (local models, no media fetching): the
+// sentence encoder's vectors are what the meaning-based half searches once they cover the library.
+const pipeline = createPipeline({
+  db, clock, log: createLogger({ level: 'error' }), activeProvider: async () => createLocalProvider(), mediaCache: () => null, autoRunAfterImport: () => false,
+})
+await pipeline.start({}, null)
+await pipeline.idle()
+await pipeline.close()
 
 const offline = createSearch({ db, clock })
 const search = offline
@@ -102,6 +113,7 @@ console.log(JSON.stringify({
   library: { posts: total, fromFixtures: fixturePosts, fixtureFiles: fixtureFiles.length, targets: TARGETS.length },
   queries: queries.length,
   metric: 'MRR@10 and recall@10 (one judged answer per query)',
+  semanticModel: (await search.search('warm up', { limit: 1, mode: 'semantic' })).semanticModel,
   lexical, semantic, fused,
   fusedBeatsLexical: fused.all.mrr > lexical.all.mrr,
   model,

@@ -74,7 +74,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const library = createLibrary({ db, clock, onImported: (ids) => {
       search.kick()
       pipeline.onImported(ids)
-    } })
+    }, onCategoriesChanged: () => pipeline.categoriesChanged() })
     // Capabilities are created here and their routes listed below, one line each.
     // Resolved per search from the current settings; the local provider has no model to rerank with.
     const remoteProvider = async () => (settings.stored().provider === 'local' ? null : settings.activeProvider())
@@ -86,7 +86,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     settings.setLanStatus(() => lan.status())
     const routes: RouteModule[] = [
       { path: '/bookmarks', routes: bookmarkRoutes({ library }) },
-      { path: '/categories', routes: categoryRoutes({ library }) },
+      { path: '/categories', routes: categoryRoutes({ library, pipeline }) },
       { path: '/stats', routes: statsRoutes({ library }) },
       { path: '/mindmap', routes: mindmapRoutes({ library }) },
       { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes }) },

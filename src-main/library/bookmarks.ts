@@ -32,8 +32,23 @@ export function hydrate(db: Db, ids: readonly number[]): Bookmark[] {
   const rows = bookmarksByIds(db, ids)
   const cats = groupBy(categoriesForBookmarks(db, ids), (c) => c.bookmarkId)
   const media = groupBy(mediaForBookmarks(db, ids), (m) => m.bookmarkId)
-  const summary = (c: { name: string; slug: string; color: string }): CategorySummary => ({ name: c.name, slug: c.slug, color: c.color })
-  return rows.map((r) => toBookmark(r, (cats.get(r.id) ?? []).map(summary), media.get(r.id) ?? []))
+  return rows.map((r) => toBookmark(r, (cats.get(r.id) ?? []).map(categorySummary), media.get(r.id) ?? []))
+}
+
+type CategoryRow = ReturnType<typeof categoriesForBookmarks>[number]
+const categorySummary = (c: CategoryRow): CategorySummary => ({
+  name: c.name, slug: c.slug, color: c.color, confidence: c.confidence, assignedBy: c.assignedBy === 'user' ? 'user' : 'pipeline',
+})
+
+/** Each low-confidence assignment with its post, for a person to confirm (assign) or remove. */
+export function reviewItems(db: Db, rows: ReadonlyArray<{ bookmarkId: number; categoryId: number }>): Array<{ bookmark: Bookmark; category: CategorySummary }> {
+  const posts = new Map(hydrate(db, [...new Set(rows.map((r) => r.bookmarkId))]).map((b) => [b.id, b]))
+  const assigned = new Map(categoriesForBookmarks(db, [...posts.keys()]).map((c) => [`${c.bookmarkId}:${c.id}`, c]))
+  return rows.flatMap((r) => {
+    const bookmark = posts.get(r.bookmarkId)
+    const c = assigned.get(`${r.bookmarkId}:${r.categoryId}`)
+    return bookmark && c ? [{ bookmark, category: categorySummary(c) }] : []
+  })
 }
 
 export function toKnowledge(k: KnowledgeRecord, tags: string[]): Knowledge {
@@ -56,7 +71,7 @@ export function toKnowledge(k: KnowledgeRecord, tags: string[]): Knowledge {
   }
 }
 
-export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) {
+export function createBookmarks({ db, clock, onCategoriesChanged = () => {} }: { db: Db; clock: () => number; onCategoriesChanged?: () => void }) {
   const mustExist = (id: number) => {
     const row = bookmarkById(db, id)
     if (!row) throw new AppError('NOT_FOUND', `No bookmark with id ${id}.`)
@@ -67,8 +82,7 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
     if (!c) throw new AppError('VALIDATION_ERROR', `slug: there is no category "${slug}" (see GET /api/categories).`, { field: 'slug' })
     return c.id
   }
-  const categoriesOf = (id: number): CategorySummary[] =>
-    categoriesForBookmarks(db, [id]).map((c) => ({ name: c.name, slug: c.slug, color: c.color }))
+  const categoriesOf = (id: number): CategorySummary[] => categoriesForBookmarks(db, [id]).map(categorySummary)
 
   return {
     list(q: BookmarkListQuery): BookmarkList {
@@ -111,18 +125,21 @@ export function createBookmarks({ db, clock }: { db: Db; clock: () => number }) 
         for (const a of assignmentsOf(db, id)) if (!keep.has(a.categoryId)) unassignCategory(db, id, a.categoryId, clock())
         for (const cid of keep) assignCategory(db, id, cid, 'user', clock())
       })
+      onCategoriesChanged()
       return categoriesOf(id)
     },
 
     addCategory(id: number, slug: string): CategorySummary[] {
       mustExist(id)
       assignCategory(db, id, categoryId(slug), 'user', clock())
+      onCategoriesChanged()
       return categoriesOf(id)
     },
 
     removeCategory(id: number, slug: string): CategorySummary[] {
       mustExist(id)
       transaction(db, () => unassignCategory(db, id, categoryId(slug), clock()))
+      onCategoriesChanged()
       return categoriesOf(id)
     },
 

@@ -1,8 +1,9 @@
 import { CATEGORY_COLORS, DEFAULT_CATEGORIES } from '../../src-shared/categories.ts'
 import { AppError } from '../../src-shared/errors.ts'
-import type { Category, CreateCategoryBody, UpdateCategoryBody } from '../../src-shared/schemas/categories.ts'
+import { LOW_CONFIDENCE, type Category, type CategoryReview, type CategoryReviewQuery, type CreateCategoryBody, type UpdateCategoryBody } from '../../src-shared/schemas/categories.ts'
+import { reviewItems } from './bookmarks.ts'
 import {
-  categoryById, categoryBySlug, countCategories, deleteCategory, getSetting, insertCategory, listCategories, mergeCategoryInto,
+  categoryById, categoryBySlug, countCategories, deleteCategory, getSetting, insertCategory, listCategories, lowConfidenceAssignments, mergeCategoryInto,
   nextCategoryPosition, putSetting, transaction, updateCategory, type CategoryRecord, type Db,
 } from '../store/index.ts'
 
@@ -35,6 +36,11 @@ export function createCategories({ db, clock }: { db: Db; clock: () => number })
   }
 
   return {
+    /** The analysis's least sure assignments, for review; `rescoring` is filled in by the caller. */
+    review(q: CategoryReviewQuery): Omit<CategoryReview, 'rescoring'> {
+      const { rows, total } = lowConfidenceAssignments(db, LOW_CONFIDENCE, q.limit, (q.page - 1) * q.limit)
+      return { items: reviewItems(db, rows), total, page: q.page, limit: q.limit, threshold: LOW_CONFIDENCE }
+    },
     /** Creates the default categories on a new library, once. */
     seedDefaults(): boolean {
       if (getSetting<boolean>(db, SEEDED_KEY)) return false

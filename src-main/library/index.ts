@@ -15,6 +15,8 @@ export interface LibraryDeps {
   clock: () => number
   /** "Auto-run after import": receives the ids of new posts and posts whose content changed. */
   onImported?: (ids: number[]) => void
+  /** A person assigned or removed a post's category (the categories of the rest are re-scored). */
+  onCategoriesChanged?: () => void
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */
   offThreadMinBytes?: number
 }
@@ -29,7 +31,7 @@ export function createLibrary(deps: LibraryDeps) {
   const mindmap = createMindmap({ db })
   const warmer = startWarming({ db, tasks: [stats.get, () => mindmap.get(zMindmapQuery.parse({}))] })
   return {
-    bookmarks: createBookmarks({ db, clock }),
+    bookmarks: createBookmarks({ db, clock, onCategoriesChanged: deps.onCategoriesChanged }),
     categories,
     stats,
     mindmap,

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { AppError } from '../../src-shared/errors.ts'
 import { DEFAULT_CATEGORIES } from '../../src-shared/categories.ts'
 import type { PipelineEvent, PipelineJob, PipelineJobError, RetryPipelineBody, StartPipelineBody, StartPipelineResult } from '../../src-shared/schemas/pipeline.ts'
-import { createInProcessRunner, createLocalProvider, createWorkerPool, type AiProvider, type LocalRunner } from '../ai/index.ts'
+import { createInProcessRunner, createLocalProvider, createWorkerPool, LOCAL_EMBEDDING_MODEL, type AiProvider, type LocalRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import {
-  allTagNames, categoriesForPipeline, failedBookmarkIds, insertJob, insertJobError, jobById, jobErrors, latestJob, seedCategoriesIfEmpty,
+  allTagNames, categoriesForPipeline, failedBookmarkIds, insertJob, insertJobError, jobById, jobErrors, latestJob, postsAnalysedWithoutVector, seedCategoriesIfEmpty,
   selectDueBookmarkIds, setJobStatus, unfinishedJobs, type Db, type JobRecord,
 } from '../store/index.ts'
 import type { ImageTools } from './context.ts'
@@ -14,8 +14,10 @@ import { retryBusy, waitForWriters } from './db-guard.ts'
 import { createEventHub } from './events.ts'
 import { createImageTools } from './image-tools.ts'
 import { runJob } from './job-runner.ts'
+import { createRescorer, type RescoreStatus } from './rescore.ts'
 
 export type { ImageTools } from './context.ts'
+export type { RescoreStatus } from './rescore.ts'
 export { createImageTools } from './image-tools.ts'
 
 export interface PipelineDeps {
@@ -45,6 +47,9 @@ export interface Pipeline {
   retry(body: RetryPipelineBody, userId: number | null): Promise<StartPipelineResult>
   /** Import hook: analyses newly imported posts when the setting is on. */
   onImported(ids: number[]): void
+  /** A person changed a post's categories: the others are re-scored in the background. */
+  categoriesChanged(): void
+  rescoreStatus(): RescoreStatus
   /** Continues jobs a restart interrupted. */
   resume(): void
   /** Resolves when no job is running. */
@@ -61,6 +66,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   let active: { job: JobRecord; abort: AbortController; done: Promise<void> } | null = null
   const pendingImported = new Set<number>()
   let closed = false
+  const rescorer = createRescorer({ db, clock: deps.clock, log, busy: () => active !== null })
 
   const toView = (j: JobRecord): PipelineJob => {
     const running = j.status === 'running' || j.status === 'cancelling'
@@ -109,7 +115,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const done = (async () => {
       try {
         try {
-          provider = await deps.activeProvider()
+          // A job started for the local models (an upgrade) stays with them, whatever is configured now.
+          provider = job.provider === 'local' ? createLocalProvider() : await deps.activeProvider()
         } catch (e) {
           provider = createLocalProvider()
           const message = `the configured provider cannot be used (${(e as Error).message}); the local models did the work`
@@ -136,6 +143,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         await (runner as LocalRunner | null)?.close().catch(() => {})
         await (provider as AiProvider | null)?.close?.().catch(() => {})
         active = null
+        rescorer.afterJob()
         if (!closed && pendingImported.size > 0) {
           const ids = [...pendingImported]
           pendingImported.clear()
@@ -148,23 +156,23 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
   // Starts are serialised, so two clicks at once give one job and one "running" answer.
   let lock: Promise<unknown> = Promise.resolve()
-  function start(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult> {
-    const p = lock.then(() => startNow(body, userId))
+  function start(body: StartPipelineBody, userId: number | null, opts: { localOnly?: boolean } = {}): Promise<StartPipelineResult> {
+    const p = lock.then(() => startNow(body, userId, opts))
     lock = p.catch(() => {})
     return p
   }
 
-  async function startNow(body: StartPipelineBody, userId: number | null): Promise<StartPipelineResult> {
+  async function startNow(body: StartPipelineBody, userId: number | null, opts: { localOnly?: boolean }): Promise<StartPipelineResult> {
     if (closed) throw new AppError('INTERNAL_ERROR', 'The library is closing.')
     if (active) return { jobId: active.job.id, status: 'running', totalBookmarks: active.job.total }
-    const providerName = (await deps.activeProvider().catch(() => null))?.name ?? 'local'
+    const providerName = opts.localOnly ? 'local' : (await deps.activeProvider().catch(() => null))?.name ?? 'local'
     // An import holds its write transaction across awaits: a job created inside it would roll back with it.
     await waitForWriters(db)
     const raced = active as { job: JobRecord } | null
     if (raced) return { jobId: raced.job.id, status: 'running', totalBookmarks: raced.job.total }
     const id = randomUUID()
     const ids = await retryBusy(db, () => {
-      const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force })
+      const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force, vectorModel: LOCAL_EMBEDDING_MODEL })
       insertJob(db, { id, force: body.force ?? false, bookmarkIds: body.bookmarkIds ?? null, provider: providerName, createdBy: userId, now: deps.clock(), items: due })
       return due
     })
@@ -241,13 +249,24 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (last && !active) {
         log.info(`resuming pipeline job ${last.id}`)
         void launch(last).catch((e) => log.error(`resuming pipeline job ${last.id} failed`, e))
+        return
+      }
+      // Posts analysed before the sentence encoder are analysed again in the background, by the local models.
+      const stale = deps.autoRunAfterImport() ? postsAnalysedWithoutVector(db, LOCAL_EMBEDDING_MODEL) : []
+      if (stale.length > 0 && !active) {
+        log.info(`upgrading the analysis of ${stale.length} posts to the sentence model in the background`)
+        void start({ bookmarkIds: stale }, null, { localOnly: true }).catch((e) => log.error('upgrading the analysis failed', e))
       }
     },
+    categoriesChanged: () => rescorer.changed(),
+    rescoreStatus: () => rescorer.status(),
     async idle() {
       while (active) await active.done
+      await rescorer.idle()
     },
     async close() {
       closed = true
+      await rescorer.close()
       if (active) {
         active.abort.abort('shutdown')
         await active.done

@@ -1,3 +1,4 @@
+import { createWorkerRunner, LOCAL_EMBEDDING_MODEL, type LocalRunner } from '../ai/index.ts'
 import { embedText, loadWordVectors } from '../ai/local/index.ts'
 
 /**
@@ -11,6 +12,9 @@ export interface Embedder {
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>
   /** Local embedders also embed synchronously, so queued posts can be caught up inside a query. */
   embedNow?(text: string): Float32Array
+  /** The pipeline writes this model's post vectors; search only reads them (and embeds queries). */
+  readonly filledBy?: 'pipeline'
+  close?(): Promise<void>
 }
 
 /** Search's own vectors (post text, tags, summary, image text); distinct from the pipeline's 'sheaf-wv100'. */
@@ -23,5 +27,40 @@ export function createLocalEmbedder({ resourcesDir }: { resourcesDir?: string } 
     local: true,
     embed: async (texts) => texts.map((t) => embedText(t, table())),
     embedNow: (text) => embedText(text, table()),
+  }
+}
+
+/** A query worker idle this long lets its model go (~160 MB); the next query starts it again (~0.3 s). */
+const ENCODER_IDLE_MS = 120_000
+
+/**
+ * The sentence encoder's vectors: the pipeline stores one per analysed post; queries are encoded in
+ * a worker thread of their own (started on the first query, ~10 ms a query).
+ */
+export function createEncoderEmbedder({ idleMs = ENCODER_IDLE_MS }: { idleMs?: number } = {}): Embedder {
+  let runner: LocalRunner | null = null
+  let idle: NodeJS.Timeout | null = null
+  const close = async () => {
+    if (idle) clearTimeout(idle)
+    idle = null
+    const r = runner
+    runner = null
+    await r?.close()
+  }
+  return {
+    model: LOCAL_EMBEDDING_MODEL,
+    local: true,
+    filledBy: 'pipeline',
+    async embed(texts) {
+      if (idle) clearTimeout(idle)
+      const r = (runner ??= createWorkerRunner({ existingTags: [], categories: [], examples: [] }))
+      try {
+        return await r.encode(texts)
+      } finally {
+        idle = setTimeout(() => void close(), idleMs)
+        idle.unref()
+      }
+    },
+    close,
   }
 }

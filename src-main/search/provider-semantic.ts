@@ -45,7 +45,8 @@ export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: 
       }
       e.index.preload()
       if (e.index.size >= COVERAGE * searchPostCount(db)) return e.index
-      backfill(e)
+      // The pipeline fills its own model's vectors; search waits for it rather than doing the work twice.
+      if (embedder.filledBy !== 'pipeline') backfill(e)
       return null
     },
     close() {

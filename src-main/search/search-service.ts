@@ -3,7 +3,7 @@ import {
   categoryForSearch, dataStamp, searchFilterIds, searchMatchingAmong, searchPostCount, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
 } from '../store/index.ts'
-import { createLocalEmbedder, type Embedder } from './embedder.ts'
+import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { bookmarksForHits } from './hits.ts'
 import { approxBm25, COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
 import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
@@ -17,8 +17,10 @@ import { createSpeller, type Speller } from './spelling.ts'
 export interface SearchDeps {
   db: Db
   clock?: () => number
-  /** Defaults to the offline word-vector embedder. */
+  /** Defaults to the offline word-vector embedder: the fallback until the sentence encoder's vectors cover the library. */
   embedder?: Embedder
+  /** The sentence encoder (vectors from the pipeline); null turns it off. Defaults to a worker of its own. */
+  encoder?: Embedder | null
   /**
    * The active provider's embedding model, resolved per search (null = none). Its stored vectors are
    * used once they cover the library; until then, and whenever it fails, the embedder above answers.
@@ -88,16 +90,21 @@ export function createSearch(deps: SearchDeps): Search {
   const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
   const budget = deps.catchUpBudgetMs ?? 20
   const side = createProviderSemantic({ db, log: deps.log })
-  /** The provider's vector index when it is configured and ready, else null. */
+  const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
+  /**
+   * The best vector index that covers the library: the provider's embedding model when configured and
+   * ready, else the sentence encoder's (once the pipeline has embedded the library), else null (the
+   * word-vector index answers).
+   */
   const providerIndex = async (): Promise<SemanticIndex | null> => {
-    if (!deps.providerEmbedder) return null
     try {
-      const e = await deps.providerEmbedder()
-      return e ? side.ready(e) : null
+      const e = await deps.providerEmbedder?.()
+      const ready = e ? side.ready(e) : null
+      if (ready) return ready
     } catch (e) {
       deps.log?.warn('search: could not resolve the embedding model; using the local vectors', e)
-      return null
     }
+    return encoder ? side.ready(encoder) : null
   }
   const resolveReranker = async (): Promise<Reranker | null> => {
     const r = deps.reranker
@@ -327,6 +334,7 @@ export function createSearch(deps: SearchDeps): Search {
     close() {
       closed = true
       side.close()
+      void encoder?.close?.()
       if (timer) clearTimeout(timer)
       timer = null
     },

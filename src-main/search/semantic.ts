@@ -66,7 +66,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     for (const { id, input } of inputs) {
       const hash = inputHash(input)
       const have = stored.get(id)
-      if (have && have.contentHash === hash) {
+      if (have && (embedder.filledBy === 'pipeline' || have.contentHash === hash)) {
         ensure(have.dim).upsert(id, toFloat(have))
         missing.delete(id)
       } else if (embedder.embedNow) {
@@ -110,7 +110,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       // search_queue has one reader (the index search was created with); a side index only backfills.
       if (ownsQueue) catchUp(Infinity)
       else load()
-      if (embedder.embedNow) return { embedded: 0 }
+      if (embedder.embedNow || embedder.filledBy === 'pipeline') return { embedded: 0 }
       for (const id of searchIdsWithoutEmbedding(db, embedder.model)) missing.add(id)
       let embedded = 0
       while (missing.size > 0) {

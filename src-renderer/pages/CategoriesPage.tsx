@@ -1,6 +1,7 @@
 import { useEffect, useState, type CSSProperties, type FormEvent } from 'react'
 import * as api from '../api/categories.ts'
 import type { Category } from '../api/categories.ts'
+import { CategoryReview } from '../components/CategoryReview.tsx'
 import { ConfirmDialog, Dialog } from '../components/Dialog.tsx'
 import { EmptyState, ErrorState, Loading, PageHeader } from '../components/Feedback.tsx'
 import { Icon } from '../components/Icon.tsx'
@@ -112,6 +113,7 @@ function MergeForm({ cat, all, onDone }: { cat: Category; all: Category[]; onDon
 export function CategoriesPage() {
   const { categories, status, error, load } = useCategoriesStore()
   const canManage = useCan('categories:manage')
+  const canReview = useCan('bookmarks:edit')
   const params = useQueryParams()
   const setQuery = useRouterStore((s) => s.setQuery)
   const [editing, setEditing] = useState<Editing>(null)
@@ -164,6 +166,7 @@ export function CategoriesPage() {
           ))}
         </ul>
       )}
+      {canReview && status === 'ready' && categories.length > 0 && <CategoryReview />}
       <Dialog open={editing?.mode === 'new' || editing?.mode === 'edit'} title={editing?.mode === 'edit' ? `Edit “${editing.cat.name}”` : 'New category'} onClose={close}>
         {(editing?.mode === 'new' || editing?.mode === 'edit') && <CategoryForm cat={editing.mode === 'edit' ? editing.cat : null} onDone={close} />}
       </Dialog>

@@ -4,7 +4,15 @@ import { zEngagement, zMediaType, zPostUrl, zQuotedPost } from './posts.ts'
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 
-export const zCategorySummary = z.object({ name: z.string(), slug: z.string(), color: z.string() })
+export const zCategorySummary = z.object({
+  name: z.string(),
+  slug: z.string(),
+  color: z.string(),
+  /** How sure the analysis was (0-1; 1 for a person's choice). */
+  confidence: z.number().min(0).max(1).optional(),
+  /** Who put the post there: a person, or the analysis (which a person may review). */
+  assignedBy: z.enum(['user', 'pipeline']).optional(),
+})
 export type CategorySummary = z.infer<typeof zCategorySummary>
 
 export const zMedia = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { zBookmark, zCategorySummary } from './bookmarks.ts'
 
 export const COLOR_RE = /^#[0-9a-fA-F]{6}$/
 export const zColor = z.string({ error: 'color must be a string' }).regex(COLOR_RE, 'color must be a hex colour of the form #rrggbb')
@@ -43,3 +44,22 @@ export const zUpdateCategoryBody = z.object({
 export type UpdateCategoryBody = z.infer<typeof zUpdateCategoryBody>
 
 export const zMergeCategoryBody = z.object({ into: z.number({ error: 'into must be a category id' }).int().positive() })
+
+/** Assignments the analysis was least sure of, for a person to confirm or remove. */
+export const LOW_CONFIDENCE = 0.4
+export const zCategoryReviewQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(100).default(20),
+  page: z.coerce.number({ error: 'page must be a number' }).int().min(1).default(1),
+})
+export type CategoryReviewQuery = z.infer<typeof zCategoryReviewQuery>
+export const zCategoryReview = z.object({
+  items: z.array(z.object({ bookmark: zBookmark, category: zCategorySummary })),
+  /** Assignments below `threshold`, all pages. */
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  threshold: z.number(),
+  /** Categories being placed again after a person's correction (done of total posts). */
+  rescoring: z.object({ running: z.boolean(), done: z.number().int(), total: z.number().int() }),
+})
+export type CategoryReview = z.infer<typeof zCategoryReview>

@@ -249,6 +249,24 @@ export const JOURNEYS: Journey[] = [
     },
   },
   {
+    name: 'categories: check the least sure placements, keep one, remove one',
+    async run(ctx) {
+      const p = admin(ctx)
+      await p.goto(`${ctx.url}/categories`)
+      await p.getByRole('heading', { name: 'Check these placements' }).waitFor()
+      const items = p.locator('.review-item')
+      await items.first().waitFor()
+      const before = await items.count()
+      assert(before > 0, 'the analysed library has placements the analysis was unsure of')
+      await items.first().getByRole('button', { name: /^Keep / }).click()
+      await p.getByText(/Kept in “.+”\. Other posts will learn from it\./).waitFor()
+      await items.first().getByRole('button', { name: /^Remove / }).click()
+      await p.getByText(/Removed from “.+”\. It will not be put back\./).waitFor()
+      assert((await items.count()) === before - 2, 'answered placements leave the list')
+      await shootBoth(p, 'categories-review', { fullPage: true })
+    },
+  },
+  {
     name: 'search: natural language with reasons, understood chips, command palette',
     async run(ctx) {
       const p = admin(ctx)

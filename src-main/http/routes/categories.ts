@@ -1,13 +1,19 @@
 import { Hono } from 'hono'
-import { zCreateCategoryBody, zMergeCategoryBody, zUpdateCategoryBody } from '../../../src-shared/schemas/categories.ts'
+import { zCategoryReviewQuery, zCreateCategoryBody, zMergeCategoryBody, zUpdateCategoryBody } from '../../../src-shared/schemas/categories.ts'
 import type { Library } from '../../library/index.ts'
+import type { Pipeline } from '../../pipeline/index.ts'
 import type { AppEnv } from '../app-env.ts'
 import { allow } from '../middleware/allow.ts'
-import { idParam, jsonBody } from '../validate.ts'
+import { idParam, jsonBody, queryOf } from '../validate.ts'
 
-export const categoryRoutes = ({ library }: { library: Library }) =>
+export const categoryRoutes = ({ library, pipeline }: { library: Library; pipeline: Pick<Pipeline, 'rescoreStatus'> }) =>
   new Hono<AppEnv>()
     .get('/', allow('categories:read'), (c) => c.json({ categories: library.categories.list() }))
+    // Confirming or removing an assignment is an edit of the post (POST / DELETE /api/bookmarks/:id/categories).
+    .get('/review', allow('bookmarks:edit'), (c) => {
+      const { running, done, total } = pipeline.rescoreStatus()
+      return c.json({ ...library.categories.review(queryOf(c, zCategoryReviewQuery)), rescoring: { running, done, total } })
+    })
     .get('/:id', allow('categories:read'), (c) => c.json({ category: library.categories.get(idParam(c)) }))
     .post('/', allow('categories:manage'), async (c) =>
       c.json({ category: library.categories.create(await jsonBody(c, zCreateCategoryBody)) }, 201))

@@ -1,10 +1,10 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { LOCAL_EMBEDDING_MODEL, relatedSpaceFor, spaceVectors } from '../../ai/index.ts'
 import type { LocalRunner, RelatedSpace } from '../../ai/index.ts'
-import type { Entities } from '../../ai/local/index.ts'
+import type { CategoryExample, Entities } from '../../ai/local/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
-  replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples,
+  replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type PipelinePost,
 } from '../../store/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
@@ -32,51 +32,67 @@ export const categorization: Stage = {
   index: 4,
   batchSize: 250,
   async prepare(ctx) {
-    const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
-    const chosen = userCategoryExamples(ctx.db).filter((e) => bySlug.has(e.slug))
-    // A person's choices are examples by meaning: their stored vectors, or their text for the worker to read.
-    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, chosen.map((e) => e.bookmarkId))
-    const examples = chosen.map((e) => ({ categoryId: bySlug.get(e.slug)!, ...(vectors.has(e.bookmarkId) ? { vector: vectors.get(e.bookmarkId)! } : { text: e.text }) }))
-    await ctx.runner.configure({ categories: ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples })
+    await ctx.runner.configure({ categories: ctx.categories.map((c) => ({ id: c.id, slug: c.slug, name: c.name, description: c.description })), examples: categoryExamples(ctx) })
     await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
   },
   async run(ids, ctx) {
-    const posts = loadPipelinePosts(ctx.db, ids)
-    const knowledge = new Map(knowledgeForBookmarks(ctx.db, ids).map((k) => [k.bookmarkId, k]))
-    const tags = new Map<number, string[]>()
-    for (const t of tagsForBookmarks(ctx.db, ids)) tags.set(t.bookmarkId, [...(tags.get(t.bookmarkId) ?? []), t.name])
-    const ready = posts.filter((p) => knowledge.has(p.id))
-    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
-    const needLocal = ready.filter((p) => !ctx.remoteCategories.has(p.id) && vectors.has(p.id))
+    const analysed = new Set(knowledgeForBookmarks(ctx.db, ids).map((k) => k.bookmarkId))
+    const ready = loadPipelinePosts(ctx.db, ids).filter((p) => analysed.has(p.id))
     // Both go out at once: each worker answers its share of one, then of the other.
-    const [local, related] = await Promise.all([
-      ctx.runner.categorize(needLocal.map((p) => ({
-        id: p.id, post: toEnginePost(p), entities: parse(knowledge.get(p.id)!.entities) as Entities, tags: tags.get(p.id) ?? [], vector: vectors.get(p.id)!,
-      }))),
-      ctx.runner.related(ready.map((p) => p.id), RELATED),
-    ])
-    const suggested = new Map(local.map((r) => [r.id, r.categories]))
-    const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
-    for (const [id, cats] of ctx.remoteCategories) {
-      if (ids.includes(id)) suggested.set(id, cats.flatMap((c) => (bySlug.has(c.slug) ? [{ categoryId: bySlug.get(c.slug)!, confidence: c.confidence }] : [])))
-    }
+    const [suggested, related] = await Promise.all([suggestCategories(ready, ctx), ctx.runner.related(ready.map((p) => p.id), RELATED)])
     if (ctx.signal.aborted) return
     await ctx.writable()
-    const locks = categoryLocks(ctx.db, ids)
     const now = ctx.now()
-    const chosen = ready.map((p) => {
-      const lock = locks.get(p.id)
-      const room = MAX_CATEGORIES - (lock?.user.size ?? 0)
-      const picks = (suggested.get(p.id) ?? []).filter((c) => !lock?.rejected.has(c.categoryId) && !lock?.user.has(c.categoryId)).slice(0, Math.max(0, room))
-      return { bookmarkId: p.id, picks }
-    })
     transaction(ctx.db, () => {
-      replacePipelineCategories(ctx.db, chosen, now)
+      replacePipelineCategories(ctx.db, withinLocks(ctx.db, ready.map((p) => p.id), suggested), now)
       setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
       markJobItems(ctx.db, ctx.jobId, ids, 4)
     })
     for (const id of ids) ctx.remoteCategories.delete(id)
   },
+}
+
+type CategoryContext = Pick<RunContext, 'db' | 'runner' | 'categories'> & Partial<Pick<RunContext, 'remoteCategories'>>
+
+/** A person's choices, as examples by meaning: their stored vectors, or their text for the worker to read. */
+export function categoryExamples(ctx: Pick<RunContext, 'db' | 'categories'>): CategoryExample[] {
+  const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
+  const chosen = userCategoryExamples(ctx.db).filter((e) => bySlug.has(e.slug))
+  const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, chosen.map((e) => e.bookmarkId))
+  return chosen.map((e) => ({ categoryId: bySlug.get(e.slug)!, ...(vectors.has(e.bookmarkId) ? { vector: vectors.get(e.bookmarkId)! } : { text: e.text }) }))
+}
+
+/** Categories for analysed posts: a remote provider's when it gave them, else the local categoriser's (by meaning). */
+export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext): Promise<Map<number, Suggestion[]>> {
+  const ids = posts.map((p) => p.id)
+  const knowledge = new Map(knowledgeForBookmarks(ctx.db, ids).map((k) => [k.bookmarkId, k]))
+  const tags = new Map<number, string[]>()
+  for (const t of tagsForBookmarks(ctx.db, ids)) tags.set(t.bookmarkId, [...(tags.get(t.bookmarkId) ?? []), t.name])
+  const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ids)
+  const needLocal = posts.filter((p) => knowledge.has(p.id) && !ctx.remoteCategories?.has(p.id) && vectors.has(p.id))
+  const local = await ctx.runner.categorize(needLocal.map((p) => ({
+    id: p.id, post: toEnginePost(p), entities: parse(knowledge.get(p.id)!.entities) as Entities, tags: tags.get(p.id) ?? [], vector: vectors.get(p.id)!,
+  })))
+  const suggested = new Map(local.map((r) => [r.id, r.categories]))
+  const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))
+  for (const id of ids) {
+    const remote = ctx.remoteCategories?.get(id)
+    if (remote) suggested.set(id, remote.flatMap((c) => (bySlug.has(c.slug) ? [{ categoryId: bySlug.get(c.slug)!, confidence: c.confidence }] : [])))
+  }
+  return suggested
+}
+
+type Suggestion = { categoryId: number; confidence: number }
+
+/** What the analysis may write: never a category a person removed, never over three with theirs. */
+export function withinLocks(db: Db, ids: number[], suggested: Map<number, Suggestion[]>) {
+  const locks = categoryLocks(db, ids)
+  return ids.map((id) => {
+    const lock = locks.get(id)
+    const room = MAX_CATEGORIES - (lock?.user.size ?? 0)
+    const picks = (suggested.get(id) ?? []).filter((c) => !lock?.rejected.has(c.categoryId) && !lock?.user.has(c.categoryId)).slice(0, Math.max(0, room))
+    return { bookmarkId: id, picks }
+  })
 }
 
 const PAGE = 2000

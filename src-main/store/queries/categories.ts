@@ -64,6 +64,14 @@ export const categoriesForBookmarks = (db: Db, ids: readonly number[]): { bookma
     WHERE bc.bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bc.bookmark_id, c.position, c.name`).all(idList(ids)) as
     { bookmarkId: number; id: number; name: string; slug: string; color: string; assignedBy: string; confidence: number }[]
 
+/** The analysis's assignments below `threshold` confidence, least sure first, and how many there are. */
+export function lowConfidenceAssignments(db: Db, threshold: number, limit: number, offset: number): { rows: Array<{ bookmarkId: number; categoryId: number }>; total: number } {
+  const rows = stmt(db, `SELECT bookmark_id AS bookmarkId, category_id AS categoryId FROM bookmark_categories
+    WHERE assigned_by = 'pipeline' AND confidence < ? ORDER BY confidence, bookmark_id, category_id LIMIT ? OFFSET ?`).all(threshold, limit, offset) as Array<{ bookmarkId: number; categoryId: number }>
+  const total = stmt(db, "SELECT count(*) FROM bookmark_categories WHERE assigned_by = 'pipeline' AND confidence < ?").pluck().get(threshold) as number
+  return { rows, total }
+}
+
 export interface Assignment {
   categoryId: number
   assignedBy: 'user' | 'pipeline'

@@ -35,13 +35,25 @@ export interface PipelineMedia {
 }
 
 /** Posts never analysed, or whose content changed since (content_hash differs); all of them with `force`. */
-export function selectDueBookmarkIds(db: Db, { bookmarkIds, force }: { bookmarkIds?: readonly number[]; force?: boolean }): number[] {
-  const scope = bookmarkIds ? 'AND b.id IN (SELECT value FROM json_each(?))' : ''
-  const due = force ? '' : 'AND (k.bookmark_id IS NULL OR k.content_hash IS NOT b.content_hash)'
+/**
+ * Posts a job should analyse: never analysed, changed since, or analysed before the current local
+ * sentence model (no vector of `vectorModel`), unless `force` takes them all.
+ */
+export function selectDueBookmarkIds(db: Db, { bookmarkIds, force, vectorModel }: { bookmarkIds?: readonly number[]; force?: boolean; vectorModel: string }): number[] {
+  const scope = bookmarkIds ? 'AND b.id IN (SELECT value FROM json_each(@ids))' : ''
+  const due = force ? '' : `AND (k.bookmark_id IS NULL OR k.content_hash IS NOT b.content_hash
+    OR NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = @model))`
   const sql = `SELECT b.id FROM bookmarks b LEFT JOIN knowledge k ON k.bookmark_id = b.id WHERE 1 ${scope} ${due} ORDER BY b.id`
-  const s = stmt(db, sql).pluck()
-  return (bookmarkIds ? s.all(idList(bookmarkIds)) : s.all()) as number[]
+  return stmt(db, sql).pluck().all({ model: vectorModel, ...(bookmarkIds ? { ids: idList(bookmarkIds) } : {}) }) as number[]
 }
+
+/** Every analysed post, in id order. */
+export const analysedBookmarkIds = (db: Db): number[] => stmt(db, 'SELECT bookmark_id FROM knowledge ORDER BY bookmark_id').pluck().all() as number[]
+
+/** Analysed posts without a vector of `vectorModel`: a library analysed before that model, to upgrade. */
+export const postsAnalysedWithoutVector = (db: Db, vectorModel: string): number[] =>
+  stmt(db, `SELECT k.bookmark_id FROM knowledge k WHERE NOT EXISTS
+    (SELECT 1 FROM embeddings e WHERE e.bookmark_id = k.bookmark_id AND e.model = ?) ORDER BY k.bookmark_id`).pluck().all(vectorModel) as number[]
 
 const parse = <T>(v: string | null, fallback: T): T => {
   if (v == null) return fallback
