@@ -165,5 +165,5 @@ describe.skipIf(!hasFixtures)('summary and action on real posts', () => {
       expect(counts.size).toBe(6)
       expect(Math.max(...counts.values()) / set.length).toBeLessThan(0.5)
     }
-  }, 300_000)
+  }, 600_000)
 })
