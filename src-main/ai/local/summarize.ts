@@ -20,8 +20,19 @@ export const MAX_SUMMARY = 200
 export const SHORT_POST = 200
 /** Posts whose own words are longer than this (or threads, or articles) get their gist by meaning. */
 export const LONG_POST = 600
-/** Sentences of one post the encoder reads for its gist (the first ones): bounds the cost of a very long note. */
-export const MAX_GIST_SENTENCES = 16
+/**
+ * Characters of a post's sentences the encoder reads for its gist (the first sentences, at least two):
+ * about twice what it reads of a post, so a long note costs the encoder stage ~3 posts, not 10.
+ */
+export const GIST_CHARS = 1400
+
+/** How many of the first sentences are read for the gist. */
+const gistCount = (sentences: readonly string[]): number => {
+  let n = 0
+  let chars = 0
+  while (n < sentences.length && (n < 2 || chars + sentences[n].length <= GIST_CHARS)) chars += sentences[n++].length
+  return n
+}
 /** A gist longer than this share of the post's own words is not a summary of it. */
 const MAX_SHARE = 0.5
 
@@ -86,7 +97,7 @@ export const wantsGist = (post: PostLike, opts: Pick<SummarizeOptions, 'thread'>
 
 /** The sentences the encoder should read for this post's gist: empty unless `wantsGist`. */
 export const gistSentences = (post: PostLike, opts: Pick<SummarizeOptions, 'thread'> = {}): string[] =>
-  wantsGist(post, opts) ? postSentences(post.text).slice(0, MAX_GIST_SENTENCES) : []
+  wantsGist(post, opts) ? ((s) => s.slice(0, gistCount(s)))(postSentences(post.text)) : []
 
 const domainOf = (u: string): string | null => {
   try {
@@ -213,7 +224,7 @@ export const summarize = (post: PostLike, opts: SummarizeOptions = {}): string =
   const sentences = postSentences(post.text)
   if (own.length <= SHORT_POST || sentences.length < 2) return describeShort(post, own, opts)
   const vectors = opts.sentenceVectors
-  const n = Math.min(sentences.length, MAX_GIST_SENTENCES)
+  const n = gistCount(sentences)
   const out = vectors && vectors.length === n && n > 0 && wantsGist(post, opts)
     ? gist(sentences.slice(0, n), central(vectors, sentences))
     : gist(sentences, sentences.map(heuristic))
