@@ -22,9 +22,9 @@ export const SHORT_POST = 200
 export const LONG_POST = 600
 /**
  * Characters of a post's sentences the encoder reads for its gist (the first sentences, at least two):
- * about twice what it reads of a post, so a long note costs the encoder stage ~3 posts, not 10.
+ * about 1.4 times what it reads of a post, so a long note costs the encoder stage ~2.4 posts, not 10.
  */
-export const GIST_CHARS = 1400
+export const GIST_CHARS = 1000
 
 /** How many of the first sentences are read for the gist. */
 const gistCount = (sentences: readonly string[]): number => {
