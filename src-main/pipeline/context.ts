@@ -26,7 +26,7 @@ export interface RunContext {
   mediaCache: MediaCache | null
   images: ImageTools
   categories: PipelineCategory[]
-  /** entity_extraction output (entities and sentiment), kept for semantic_tagging (recomputed when a restart lost it). */
+  /** entity_extraction output (entities), kept for semantic_tagging (recomputed when a restart lost it). */
   entities: ReadingStore
   /** Categories a remote provider suggested in semantic_tagging, used by categorization. */
   remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
@@ -59,10 +59,10 @@ export function createReadingStore(): ReadingStore {
     get: (id) => {
       const s = m.get(id)
       if (s === undefined) return undefined
-      const r = JSON.parse(s) as { entities: Partial<Entities>; sentiment: Reading['sentiment'] }
+      const r = JSON.parse(s) as { entities: Partial<Entities> }
       const entities = { ...r.entities } as Entities
       for (const k of EMPTY_LISTS) (entities[k] as unknown[]) ??= []
-      return { entities, sentiment: r.sentiment }
+      return { entities }
     },
     has: (id) => m.has(id),
     delete: (id) => void m.delete(id),

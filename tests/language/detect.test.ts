@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { detectableText, loadLanguageDetector, needsDetection, normalizeLangCode, postLanguage } from '../../src-main/language/index.ts'
 import { hasSharedFixtures } from '../support/fixtures.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
+import { describeIf } from '../support/skip.ts'
 
 describe('language codes', () => {
   it("normalises X's codes to ISO 639-1 or null", () => {
@@ -25,7 +26,7 @@ describe('language codes', () => {
   })
 })
 
-describe.skipIf(!hasSharedFixtures)('language detection on real posts', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('language detection on real posts', () => {
   const posts = hasSharedFixtures ? archivePosts() : []
 
   it("agrees with X on the archive's longer Spanish and English posts", async () => {

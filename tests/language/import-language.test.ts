@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createLibrary } from '../../src-main/library/index.ts'
 import { closeDatabase, openDatabase } from '../../src-main/store/index.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
@@ -9,6 +9,7 @@ import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, languagesSettled, upload } from '../library/helpers.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
+import { describeIf } from '../support/skip.ts'
 
 // Every imported post gets a language: X's own code normalised to ISO 639-1, or the detector's answer
 // when the export has none (src-main/language). Real posts from ../shared/fixtures.
@@ -26,7 +27,7 @@ function archiveWithoutLang(dir: string): string {
   return file
 }
 
-describe.skipIf(!hasSharedFixtures)('languages at import', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('languages at import', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let dir: string

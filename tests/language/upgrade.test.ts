@@ -1,13 +1,14 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { startLanguageUpgrade } from '../../src-main/library/index.ts'
 import { closeDatabase, countUncheckedLanguage, MIGRATIONS_DIR, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { clientsByRole } from '../support/client.ts'
 import { hasSharedFixtures } from '../support/fixtures.ts'
 import { startTestServer } from '../support/server.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
+import { describeIf } from '../support/skip.ts'
 
 // A library made before languages were kept (migrations up to 0008) is upgraded: migration 0009
 // normalises the codes X gave, and the posts with none are detected in the background after start.
@@ -40,7 +41,7 @@ function oldLibrary(file: string, rows: { postId: string; text: string; lang: st
 
 const langOf = (db: Db) => new Map((db.$client.prepare('SELECT post_id AS postId, lang FROM bookmarks').all() as { postId: string; lang: string | null }[]).map((r) => [r.postId, r.lang]))
 
-describe.skipIf(!hasSharedFixtures)('languages of a library from before 0009', () => {
+describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('languages of a library from before 0009', () => {
   it('normalises stored codes at migration and detects the rest in the background after start', async () => {
     const posts = archivePosts()
     const spanish = posts.filter((p) => p.lang === 'es' && letterCount(p.text) >= 40).slice(0, 120)

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
+import { describeIf } from '../support/skip.ts'
 
 /**
  * Duplicates on the real exports in ../shared/fixtures. The derived exports hold the same saved posts in
@@ -74,7 +75,7 @@ function quotePairs(all: Detail[]): Set<string> {
   return s
 }
 
-describe.skipIf(!present)('duplicates on the real fixture exports', () => {
+describeIf(present, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('duplicates on the real fixture exports', () => {
   let afterGraphql: Detail[]
 
   it('the same posts in two formats merge by post id and add no duplicates', async () => {

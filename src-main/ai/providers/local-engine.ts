@@ -1,7 +1,7 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
-  classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, loadGazetteer, loadSentenceEncoder,
-  readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type SentimentResult, type TagVocabulary,
+  actionPrototypes, classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, gistSentences, loadGazetteer,
+  loadSentenceEncoder, readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type TagVocabulary,
 } from '../local/index.ts'
 import { decodeEntities } from '../local/text.ts'
 import { buildRelatedIndex, openRelatedIndex, type RelatedIndex, type RelatedIndexInput, type SharedRelatedIndex } from './related-index.ts'
@@ -42,10 +42,10 @@ export interface SemanticResult {
 }
 
 /**
- * What stage 1 reads from a post: its entities, and its sentiment, which needs the same wink-nlp
- * parse (the most expensive step of both), so it is worked out here once and carried to stage 3.
+ * What stage 1 reads from a post: its entities. Sentiment is decided in stage 3, where the post's
+ * sentence vector is (the model reads it).
  */
-export interface PostReading { id: number; entities: Entities; sentiment: Pick<SentimentResult, 'label' | 'confidence'> }
+export interface PostReading { id: number; entities: Entities }
 
 export interface CategorizeInput { id: number; post: EnginePost; entities: Entities; tags: string[]; vector: Float32Array }
 
@@ -93,8 +93,8 @@ export const encoderText = (post: EnginePost): string =>
 
 export function createEngine(config: EngineConfig): EngineState & {
   entities(posts: EnginePost[]): PostReading[]
-  /** `entities` and `sentiment` from stage 1 when there; worked out here otherwise. */
-  semantic(items: Array<{ post: EnginePost; entities?: Entities | null; sentiment?: PostReading['sentiment'] | null }>): Promise<SemanticResult[]>
+  /** `entities` from stage 1 when there; worked out here otherwise. */
+  semantic(items: Array<{ post: EnginePost; entities?: Entities | null }>): Promise<SemanticResult[]>
   categorize(items: CategorizeInput[]): Promise<Array<{ id: number; categories: Array<{ categoryId: number; confidence: number }> }>>
   /** Sentence vectors of any texts (queries, category descriptions), unit length. */
   encode(texts: string[]): Promise<Float32Array[]>
@@ -131,27 +131,27 @@ export function createEngine(config: EngineConfig): EngineState & {
     get vocab() { return state.vocab },
     get categorizer() { return state.categorizer },
     configure,
-    entities: (posts) => posts.map((post) => {
-      // extractEntities reads the decoded text, sentiment the text as saved: one parse when they are the same.
-      const doc = readText(post.text)
-      const decoded = decodeEntities(post.text)
-      const entities = extractEntities(asPost(post), { doc: decoded === post.text ? doc : readText(decoded) })
-      const { label, confidence } = classifySentiment(post.text, { doc })
-      return { id: post.id, entities, sentiment: { label, confidence } }
-    }),
+    entities: (posts) => posts.map((post) => ({ id: post.id, entities: extractEntities(asPost(post), { doc: readText(decodeEntities(post.text)) }) })),
     encode,
     semantic: async (items) => {
-      const vectors = await encode(items.map((it) => encoderText(it.post)))
-      return items.map(({ post, entities, sentiment: known }, i) => {
+      const known = items.map(({ post, entities }) => entities ?? extractEntities(asPost(post), { doc: readText(decodeEntities(post.text)) }))
+      // One encoder call: each post, then the sentences of the few long posts whose gist is chosen by meaning.
+      const sentences = items.map(({ post }, i) => gistSentences(asPost(post), { thread: known[i].kind === 'thread' }))
+      const all = await encode([...items.map((it) => encoderText(it.post)), ...sentences.flat()])
+      const vectors = all.slice(0, items.length)
+      let next = items.length
+      const sentenceVectors = sentences.map((s) => all.slice(next, (next += s.length)))
+      const prototypes = await actionPrototypes(await loadSentenceEncoder())
+      return items.map(({ post }, i) => {
         const p = asPost(post)
         const doc = readText(post.text)
-        const ents = entities ?? extractEntities(p, { doc })
-        const sentiment = known ?? classifySentiment(post.text, { doc })
+        const ents = known[i]
+        const sentiment = classifySentiment(post.text, { doc, vector: vectors[i] })
         const tags = suggestTags(p, ents, { vocab: state.vocab, doc })
         // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
         if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
-        const summary = summarize(p, { ocrText: post.imageText })
-        const action = classifyAction(p, ents, sentiment)
+        const summary = summarize(p, { ocrText: post.imageText, thread: ents.kind === 'thread', sentenceVectors: sentenceVectors[i] })
+        const action = classifyAction(p, ents, sentiment, { vector: vectors[i], prototypes })
         return { id: post.id, summary, tags, sentiment: sentiment.label, sentimentConfidence: sentiment.confidence, action, ossReport: ossReportOf(ents), vector: vectors[i] }
       })
     },

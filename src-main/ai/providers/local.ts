@@ -51,7 +51,7 @@ export function createLocalProvider(opts: LocalProviderOptions = {}): AiProvider
         authorHandle: 'sheaf', urls: ['https://github.com/example/fastjson'], quotedText: null, entityNames: [], imageNotes: [], images: [],
       }
       const r = await this.analyze([sample], { categories: [] })
-      if (r.results.length !== 1 || !r.results[0].summary) throw new Error('the local models produced no analysis')
+      if (r.results.length !== 1 || !r.results[0].action || r.results[0].tags.length === 0) throw new Error('the local models produced no analysis')
       return { method: 'local', model: LOCAL_MODEL }
     },
   }

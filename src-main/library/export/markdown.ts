@@ -47,7 +47,8 @@ export function noteOf(p: ExportPost): string {
   }
   if (p.media.length) body += `\n${p.media.map((m) => (m.type === 'photo' ? `![${h(m.altText ?? '')}](${m.url})` : `[${m.type}](${m.videoUrl ?? m.url})`)).join('\n')}\n`
   if (post.urls.length) body += `\n## Links\n${post.urls.map((u) => `- ${h(u.expandedUrl)}`).join('\n')}\n`
-  if (p.knowledge) body += `\n## Summary\n${h(p.knowledge.summary)}\n`
+  // A short post's summary may be empty (its own words say it all): no empty section then.
+  if (p.knowledge?.summary) body += `\n## Summary\n${h(p.knowledge.summary)}\n`
   if (p.notes.length) body += `\n## Note\n${p.notes.map((n) => h(n.text)).join('\n\n')}\n`
   return fm + body
 }

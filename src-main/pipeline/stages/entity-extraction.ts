@@ -2,8 +2,8 @@ import { loadPipelinePosts, markJobItems, transaction } from '../../store/index.
 import { toEnginePost, type Stage } from '../context.ts'
 
 /**
- * Stage 1: hashtags, mentions, links, tools, people, places, organisations, repositories. The
- * sentiment comes out of the same language pass, so it is kept with them for stage 3.
+ * Stage 1: hashtags, mentions, links, tools, people, places, organisations, repositories, kept for
+ * stage 3 (sentiment is decided there, where the post's sentence vector is).
  */
 export const entityExtraction: Stage = {
   name: 'entity_extraction',
@@ -12,7 +12,7 @@ export const entityExtraction: Stage = {
   async run(ids, ctx) {
     const posts = loadPipelinePosts(ctx.db, ids)
     const out = await ctx.runner.entities(posts.map(toEnginePost))
-    for (const r of out) ctx.entities.set(r.id, { entities: r.entities, sentiment: r.sentiment })
+    for (const r of out) ctx.entities.set(r.id, { entities: r.entities })
     await ctx.writable()
     transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, 1))
   },

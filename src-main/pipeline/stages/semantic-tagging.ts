@@ -16,10 +16,9 @@ export const semanticTagging: Stage = {
     const posts = loadPipelinePosts(ctx.db, ids)
     // A restart loses stage 1's in-memory output: recompute it (deterministic and cheap).
     const missing = posts.filter((p) => !ctx.entities.has(p.id))
-    if (missing.length) for (const r of await ctx.runner.entities(missing.map(toEnginePost))) ctx.entities.set(r.id, { entities: r.entities, sentiment: r.sentiment })
-    const readings = new Map(posts.map((p) => [p.id, ctx.entities.get(p.id) ?? null]))
-    const ents = new Map(posts.map((p) => [p.id, readings.get(p.id)?.entities ?? null]))
-    const local = await ctx.runner.semantic(posts.map((p) => ({ post: toEnginePost(p), entities: ents.get(p.id) ?? null, sentiment: readings.get(p.id)?.sentiment ?? null })))
+    if (missing.length) for (const r of await ctx.runner.entities(missing.map(toEnginePost))) ctx.entities.set(r.id, { entities: r.entities })
+    const ents = new Map(posts.map((p) => [p.id, ctx.entities.get(p.id)?.entities ?? null]))
+    const local = await ctx.runner.semantic(posts.map((p) => ({ post: toEnginePost(p), entities: ents.get(p.id) ?? null })))
     const byId = new Map(local.map((r) => [r.id, r]))
     const remote = ctx.provider.name === 'local' ? new Map<number, PostAnalysis>() : await viaProvider(posts, ctx)
     const remoteTags = await ctx.runner.normalizeTags([...remote.values()].map((r) => r.tags))

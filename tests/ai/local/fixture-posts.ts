@@ -88,3 +88,13 @@ export const readFlatExcerpt = (): NormalizedPost[] => {
     rawJson: '{}',
   }))
 }
+
+export const ARCHIVE_TWEETS = join(FIXTURES, 'exports', 'archive', 'alrocar_x', 'tweets.js')
+
+/** The official X archive's tweets.js (1,223 posts; long posts truncated there), read by the real importer. */
+export const readArchivePosts = async (): Promise<NormalizedPost[]> => {
+  const { parseExport } = await import('../../../src-main/importers/index.ts')
+  const out: NormalizedPost[] = []
+  for await (const it of (await parseExport(readFileSync(ARCHIVE_TWEETS))).items) if (it.kind === 'post') out.push(it.post)
+  return out
+}
