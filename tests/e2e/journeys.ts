@@ -132,6 +132,9 @@ export const JOURNEYS: Journey[] = [
       const newest = await p.evaluate(async () => ((await (await fetch('/api/bookmarks?sort=imported&limit=1', { headers: { 'X-Sheaf-Request': '1' } })).json()) as { bookmarks: Array<{ id: number }> }).bookmarks[0].id)
       await p.locator(`.post-card a[href="/post/${newest}"]`).first().waitFor()
       await p.goto(`${ctx.url}/import`)
+      // The drop is heard once the page has drawn (the window's drop handler is the app's).
+      await p.getByText('Drop export files anywhere in this window').waitFor()
+      await p.getByRole('heading', { name: 'Import history' }).waitFor()
       // Files it cannot read: each refusal names the file and says what is wrong with it.
       const odd = mkdtempSync(join(tmpdir(), 'sheaf-e2e-odd-'))
       writeFileSync(join(odd, 'notes.txt'), 'Remember to buy milk.\n')
@@ -288,41 +291,6 @@ export const JOURNEYS: Journey[] = [
     },
   },
   {
-    name: 'post view: also saved as, merge a copy into the post',
-    async run(ctx) {
-      const p = admin(ctx)
-      // Two records of one story: the same link with different tracking parameters, and a retweet of the first.
-      const post = (postId: string, o: Record<string, unknown>) => ({
-        postId, authorName: 'Dup Tester', postCreatedAt: '2026-02-01T10:00:00.000Z', media: [], lang: 'en', conversationId: null, inReplyToPostId: null,
-        quoted: null, source: 'bookmark', rawJson: JSON.stringify({ rest_id: postId }), importedAt: '2026-02-02T10:00:00.000Z',
-        engagement: { likes: 3, reposts: null, replies: null, quotes: null, bookmarks: null, views: null }, ...o,
-      })
-      const url = (u: string) => [{ url: 'https://t.co/dup1', expandedUrl: u, displayUrl: null }]
-      await ctx.sheaf.library.importStream({
-        fileName: 'duplicates.json', userId: null,
-        input: Buffer.from(JSON.stringify({ format: 'sheaf-export', version: 1, exportedAt: '2026-02-03T00:00:00.000Z', categories: [], bookmarks: [
-          post('7770000000000000001', { authorHandle: 'duptester', text: 'Our field guide to local-first sync engines is out today', urls: url('https://www.sync.example/guide/?utm_source=x') }),
-          post('7770000000000000002', { authorHandle: 'reposter', text: 'RT @duptester: Our field guide to local-first sync engines is out today', urls: url('https://sync.example/guide') }),
-        ] })),
-      })
-      await p.goto(`${ctx.url}/library?author=duptester`)
-      await p.locator('.card-cover').first().click()
-      await p.waitForURL(/\/post\/\d+/)
-      const panel = p.getByRole('region', { name: 'Also saved as…' })
-      await panel.waitFor()
-      await panel.getByText('@reposter').waitFor()
-      await panel.getByText('same text · same link').waitFor()
-      await shootBoth(p, 'post-duplicates', { fullPage: true })
-      await panel.getByRole('button', { name: 'Merge into this post: the copy by @reposter' }).click()
-      await p.getByRole('button', { name: 'Merge', exact: true }).click()
-      await p.locator('.toast', { hasText: 'Merged' }).waitFor()
-      await panel.getByRole('heading', { name: 'Merged into this post' }).waitFor()
-      assert((await panel.getByRole('button', { name: 'Merge into this post: the copy by @reposter' }).count()) === 0, 'the merged copy is no longer offered')
-      await p.goto(`${ctx.url}/library?author=reposter`)
-      await p.getByText('No posts match these filters').waitFor()
-    },
-  },
-  {
     name: 'pipeline: start and watch the four stages stream live',
     async run(ctx) {
       const p = admin(ctx)
@@ -378,6 +346,41 @@ export const JOURNEYS: Journey[] = [
     },
   },
   {
+    name: 'post view: also saved as, merge a copy into the post',
+    async run(ctx) {
+      const p = admin(ctx)
+      // Two records of one story: the same link with different tracking parameters, and a retweet of the first.
+      const post = (postId: string, o: Record<string, unknown>) => ({
+        postId, authorName: 'Dup Tester', postCreatedAt: '2026-02-01T10:00:00.000Z', media: [], lang: 'en', conversationId: null, inReplyToPostId: null,
+        quoted: null, source: 'bookmark', rawJson: JSON.stringify({ rest_id: postId }), importedAt: '2026-02-02T10:00:00.000Z',
+        engagement: { likes: 3, reposts: null, replies: null, quotes: null, bookmarks: null, views: null }, ...o,
+      })
+      const url = (u: string) => [{ url: 'https://t.co/dup1', expandedUrl: u, displayUrl: null }]
+      await ctx.sheaf.library.importStream({
+        fileName: 'duplicates.json', userId: null,
+        input: Buffer.from(JSON.stringify({ format: 'sheaf-export', version: 1, exportedAt: '2026-02-03T00:00:00.000Z', categories: [], bookmarks: [
+          post('7770000000000000001', { authorHandle: 'duptester', text: 'Our field guide to local-first sync engines is out today', urls: url('https://www.sync.example/guide/?utm_source=x') }),
+          post('7770000000000000002', { authorHandle: 'reposter', text: 'RT @duptester: Our field guide to local-first sync engines is out today', urls: url('https://sync.example/guide') }),
+        ] })),
+      })
+      await p.goto(`${ctx.url}/library?author=duptester`)
+      await p.locator('.card-cover').first().click()
+      await p.waitForURL(/\/post\/\d+/)
+      const panel = p.getByRole('region', { name: 'Also saved as…' })
+      await panel.waitFor()
+      await panel.getByText('@reposter').waitFor()
+      await panel.getByText('same text · same link').waitFor()
+      await shootBoth(p, 'post-duplicates', { fullPage: true })
+      await panel.getByRole('button', { name: 'Merge into this post: the copy by @reposter' }).click()
+      await p.getByRole('button', { name: 'Merge', exact: true }).click()
+      await p.locator('.toast', { hasText: 'Merged' }).waitFor()
+      await panel.getByRole('heading', { name: 'Merged into this post' }).waitFor()
+      assert((await panel.getByRole('button', { name: 'Merge into this post: the copy by @reposter' }).count()) === 0, 'the merged copy is no longer offered')
+      await p.goto(`${ctx.url}/library?author=reposter`)
+      await p.getByText('No posts match these filters').waitFor()
+    },
+  },
+  {
     name: 'categories: check the least sure placements, keep one, remove one',
     async run(ctx) {
       const p = admin(ctx)
@@ -420,7 +423,8 @@ export const JOURNEYS: Journey[] = [
       await fix.screenshot({ path: join(SHOTS, 'search-correction-light.png') })
       await fix.getByRole('button', { name: 'sourdogh' }).click()
       await p.waitForURL((u) => u.searchParams.get('q') === '"sourdogh" bread')
-      await p.locator('.result-count').waitFor()
+      // The page answers the new query: the correction line goes (it stays when the word is corrected again).
+      await fix.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => {})
       assert((await fix.count()) === 0, 'the word as typed is searched as typed')
       // A real word is never rewritten, even when no post says it.
       await p.fill('#ai-q', 'funny posts')

@@ -122,7 +122,7 @@ describe('merging (POST /api/bookmarks/:id/merge)', () => {
     const [k, o] = [idOf.get('201')!, idOf.get('202')!]
     const v = await viewer.post(`/api/bookmarks/${k}/merge`, { otherId: o })
     expect(v.status).toBe(403)
-    expect(v.body).toEqual({ error: expect.stringContaining('Your role (viewer)'), code: 'FORBIDDEN' })
+    expect(v.body).toEqual({ error: expect.stringContaining('As a viewer you can'), code: 'FORBIDDEN' })
     expect(await member.post(`/api/bookmarks/999999/merge`, { otherId: o })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', error: expect.any(String) } })
     expect(await member.post(`/api/bookmarks/${k}/merge`, { otherId: 999999 })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
     expect(await member.post(`/api/bookmarks/${k}/merge`, { otherId: k })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } })
