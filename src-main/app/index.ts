@@ -2,6 +2,7 @@ import { createApp, type SheafApp } from './create-app.ts'
 import { resolveConfig, type ConfigFlags } from './config.ts'
 import { createLogger } from './logger.ts'
 import { listen, type RunningServer } from './server.ts'
+import { openSecretStore } from '../secrets/index.ts'
 
 export { createApp, type AppOverrides, type SheafApp } from './create-app.ts'
 export { resolveConfig, parseRateLimit, DEFAULT_PORT, DEFAULT_RATE_LIMITS, type Config, type ConfigFlags } from './config.ts'
@@ -16,6 +17,15 @@ export function openForCli(dataDir?: string): Promise<SheafApp> {
 
 export interface ServeOptions extends ConfigFlags {
   uiDir?: string | null
+}
+
+/**
+ * Refuses as start-up would when an OS credential store is required (SHEAF_SECRET_STORE=keychain) and
+ * none is reachable: before slow work such as building the UI, so the refusal is the only line.
+ */
+export async function checkRequiredSecretStore(flags: ConfigFlags): Promise<void> {
+  const config = resolveConfig(flags)
+  if (config.secretStore === 'keychain') await openSecretStore({ dataDir: config.dataDir, preference: 'keychain', warn: () => {} })
 }
 
 /** Starts the server and prints the one `listening on` line scripts wait for. */
