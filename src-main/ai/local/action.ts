@@ -3,6 +3,7 @@ import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import type { Entities } from './entities.ts'
 import type { SentimentResult } from './sentiment.ts'
 import { cleanText } from './text.ts'
+import { dot } from './word-vectors.ts'
 
 export type Action = (typeof ACTIONS)[number]
 
@@ -101,12 +102,6 @@ const SIM_WEIGHT = 4
 export const ARCHIVE_BASE = 0.6
 
 export type ActionDeps = { vector?: Float32Array | null; prototypes?: ActionPrototypes | null }
-
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
-  return s
-}
 
 /** Each action's evidence; the decision is the highest (see classifyAction). Exported for the docs' bench. */
 export const actionScores = (post: PostLike, entities: Entities, sentiment?: Pick<SentimentResult, 'label'> | null, deps: ActionDeps = {}): Record<Action, number> => {

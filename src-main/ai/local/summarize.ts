@@ -1,5 +1,6 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import { cleanText, decodeEntities, EMOJI_RE, splitSentences, simpleWords, STOPWORDS } from './text.ts'
+import { dot } from './word-vectors.ts'
 
 /**
  * The summary of a post (docs/understanding.md#summary). A summary says something the post's own
@@ -186,12 +187,6 @@ const heuristic = (s: string, i: number): number => {
   const lengthFit = len < 25 ? 0.3 : len <= 180 ? 1 : 0.7
   const question = s.endsWith('?') ? 0.85 : 1
   return (Math.min(informative(s), 14) + (i === 0 ? 4 : i === 1 ? 1.5 : 0)) * lengthFit * question
-}
-
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
-  return s
 }
 
 /** Centrality of each sentence: cosine to the centroid of all of them, with a slight lean to the opening. */

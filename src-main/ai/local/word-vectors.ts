@@ -81,6 +81,13 @@ export const embedWords = (words: Iterable<string>, table: WordVectors = loadWor
 export const embedText = (text: string, table: WordVectors = loadWordVectors()): Float32Array =>
   embedWords(simpleWords(cleanText(text)), table)
 
+/** Dot product: the cosine of two unit-length vectors (sentence-encoder vectors are). */
+export const dot = (a: Float32Array, b: Float32Array): number => {
+  let s = 0
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
+  return s
+}
+
 /** Cosine similarity; vectors from embedText are unit length, but this does not assume it. */
 export const cosine = (a: Float32Array, b: Float32Array): number => {
   let dot = 0

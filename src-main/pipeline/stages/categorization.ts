@@ -5,7 +5,7 @@ import { encodeCategories, type CategoryExample, type Entities } from '../../ai/
 import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
-  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type PipelinePost,
+  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
 } from '../../store/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
@@ -37,11 +37,11 @@ export const categorization: Stage = {
     await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
   },
   async run(ids, ctx) {
-    const analysed = new Set(knowledgeForBookmarks(ctx.db, ids).map((k) => k.bookmarkId))
-    const ready = loadPipelinePosts(ctx.db, ids).filter((p) => analysed.has(p.id))
-    // Both go out at once: each worker answers its share of one, then of the other.
+    const knowledge = knowledgeOf(ctx.db, ids)
+    const ready = loadPipelinePosts(ctx.db, ids).filter((p) => knowledge.has(p.id))
     const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
-    const [suggested, related] = await Promise.all([suggestCategories(ready, ctx, vectors), ctx.runner.related(ready.map((p) => p.id), RELATED)])
+    // Both go out at once: each worker answers its share of one, then of the other.
+    const [suggested, related] = await Promise.all([suggestCategories(ready, ctx, { knowledge, vectors }), ctx.runner.related(ready.map((p) => p.id), RELATED)])
     // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
     const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
     if (ctx.signal.aborted) return
@@ -76,9 +76,10 @@ export async function categoryConfig(ctx: Pick<RunContext, 'db' | 'categories' |
 }
 
 /** Categories for analysed posts: a remote provider's when it gave them, else the local categoriser's (by meaning). */
-export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext, vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, posts.map((p) => p.id))): Promise<Map<number, Suggestion[]>> {
+export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext, read: { knowledge?: Map<number, KnowledgeRecord>; vectors?: Map<number, Float32Array> } = {}): Promise<Map<number, Suggestion[]>> {
   const ids = posts.map((p) => p.id)
-  const knowledge = new Map(knowledgeForBookmarks(ctx.db, ids).map((k) => [k.bookmarkId, k]))
+  const knowledge = read.knowledge ?? knowledgeOf(ctx.db, ids)
+  const vectors = read.vectors ?? embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ids)
   const tags = new Map<number, string[]>()
   for (const t of tagsForBookmarks(ctx.db, ids)) tags.set(t.bookmarkId, [...(tags.get(t.bookmarkId) ?? []), t.name])
   const needLocal = posts.filter((p) => knowledge.has(p.id) && !ctx.remoteCategories?.has(p.id) && vectors.has(p.id))
@@ -95,6 +96,8 @@ export async function suggestCategories(posts: PipelinePost[], ctx: CategoryCont
 }
 
 type Suggestion = { categoryId: number; confidence: number }
+
+const knowledgeOf = (db: Db, ids: readonly number[]) => new Map(knowledgeForBookmarks(db, ids).map((k) => [k.bookmarkId, k]))
 
 /** What the analysis may write: never a category a person removed, never over three with theirs. */
 export function withinLocks(db: Db, ids: number[], suggested: Map<number, Suggestion[]>) {
