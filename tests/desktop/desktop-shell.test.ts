@@ -11,6 +11,7 @@ import { Client, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { createElectronStub, ipcEvent, type Recorded, type StubWindow } from './electron-stub.ts'
 import { itIf } from '../support/skip.ts'
+import { NEEDS_FIXTURES } from '../support/fixtures.ts'
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/exports/derived/twillot_bookmarks.json')
 
@@ -85,7 +86,7 @@ describe('the desktop shell over the real embedded server', () => {
     expect(existsSync(join(out, 'autostart', 'sheaf.desktop'))).toBe(true)
   })
 
-  itIf(existsSync(FIXTURE), "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('imports files chosen in the native dialog and tells the window', async () => {
+  itIf(existsSync(FIXTURE), NEEDS_FIXTURES)('imports files chosen in the native dialog and tells the window', async () => {
     const res = await desktop.importWithDialog()
     expect(res!.files).toHaveLength(1)
     expect(res!.files[0]).toMatchObject({ path: FIXTURE, ok: true })

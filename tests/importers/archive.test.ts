@@ -5,6 +5,7 @@ import { zNormalizedPost } from '../../src-shared/schemas/posts.ts'
 import { parseExport } from '../../src-main/importers/index.ts'
 import { collect, fixture, HAVE_FIXTURES } from './support.ts'
 import { describeIf } from '../support/skip.ts'
+import { NEEDS_FIXTURES } from '../support/fixtures.ts'
 
 const dir = (name: string) => fixture(`archive/alrocar_x/${name}`)
 const noteTexts = () => {
@@ -12,7 +13,7 @@ const noteTexts = () => {
   return (JSON.parse(s.slice(s.indexOf('=') + 1)) as Array<{ noteTweet: { core: { text: string } } }>).map((n) => n.noteTweet.core.text)
 }
 
-describeIf(HAVE_FIXTURES, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('x-archive: the official data archive', () => {
+describeIf(HAVE_FIXTURES, NEEDS_FIXTURES)('x-archive: the official data archive', () => {
   it('tweets.js alone: 1,223 own posts, numbers from strings, media, decoded entities', async () => {
     const r = await collect(await parseExport(readFileSync(dir('tweets.js')), { fileName: 'renamed.json' }))
     expect(r.format).toBe('x-archive')

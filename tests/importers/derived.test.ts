@@ -4,10 +4,11 @@ import { zNormalizedPost } from '../../src-shared/schemas/posts.ts'
 import { parseExport } from '../../src-main/importers/index.ts'
 import { collect, fixture, HAVE_FIXTURES } from './support.ts'
 import { describeIf } from '../support/skip.ts'
+import { NEEDS_FIXTURES } from '../support/fixtures.ts'
 
 const load = async (rel: string) => collect(await parseExport(createReadStream(fixture(rel))))
 
-describeIf(HAVE_FIXTURES, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('tool exports built from real posts', () => {
+describeIf(HAVE_FIXTURES, NEEDS_FIXTURES)('tool exports built from real posts', () => {
   it('Siftly, new schema: link cards skipped, @unknown kept as unknown, source from the file', async () => {
     const r = await load('derived/siftly_console_bookmarks_newschema.json')
     expect(r.format).toBe('siftly')

@@ -4,10 +4,11 @@ import { zNormalizedPost } from '../../src-shared/schemas/posts.ts'
 import { parseExport } from '../../src-main/importers/index.ts'
 import { collect, fixture, HAVE_FIXTURES, ownFixture, readFixture } from './support.ts'
 import { describeIf } from '../support/skip.ts'
+import { NEEDS_FIXTURES } from '../support/fixtures.ts'
 
 const load = async (rel: string) => collect(await parseExport(createReadStream(fixture(rel))))
 
-describeIf(HAVE_FIXTURES, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('x-graphql: real captures', () => {
+describeIf(HAVE_FIXTURES, NEEDS_FIXTURES)('x-graphql: real captures', () => {
   it('SearchTimeline, 2025+ user schema: note text, author, date, quote, counts', async () => {
     const r = await load('graphql/twscrape_raw_search.json')
     expect(r.format).toBe('x-graphql')

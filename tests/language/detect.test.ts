@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { detectableText, loadLanguageDetector, needsDetection, normalizeLangCode, postLanguage } from '../../src-main/language/index.ts'
-import { hasSharedFixtures } from '../support/fixtures.ts'
+import { hasSharedFixtures, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
 import { describeIf } from '../support/skip.ts'
 
@@ -26,7 +26,7 @@ describe('language codes', () => {
   })
 })
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('language detection on real posts', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('language detection on real posts', () => {
   const posts = hasSharedFixtures ? archivePosts() : []
 
   it("agrees with X on the archive's longer Spanish and English posts", async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createLibrary } from '../../src-main/library/index.ts'
 import { closeDatabase, openDatabase } from '../../src-main/store/index.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, languagesSettled, upload } from '../library/helpers.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
@@ -27,7 +27,7 @@ function archiveWithoutLang(dir: string): string {
   return file
 }
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('languages at import', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('languages at import', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let dir: string

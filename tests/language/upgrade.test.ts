@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { startLanguageUpgrade } from '../../src-main/library/index.ts'
 import { closeDatabase, countUncheckedLanguage, MIGRATIONS_DIR, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { clientsByRole } from '../support/client.ts'
-import { hasSharedFixtures } from '../support/fixtures.ts'
+import { hasSharedFixtures, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer } from '../support/server.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
 import { describeIf } from '../support/skip.ts'
@@ -41,7 +41,7 @@ function oldLibrary(file: string, rows: { postId: string; text: string; lang: st
 
 const langOf = (db: Db) => new Map((db.$client.prepare('SELECT post_id AS postId, lang FROM bookmarks').all() as { postId: string; lang: string | null }[]).map((r) => [r.postId, r.lang]))
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('languages of a library from before 0009', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('languages of a library from before 0009', () => {
   it('normalises stored codes at migration and detects the rest in the background after start', async () => {
     const posts = archivePosts()
     const spanish = posts.filter((p) => p.lang === 'es' && letterCount(p.text) >= 40).slice(0, 120)

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('browsing, editing, categories, stats, mind map', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('browsing, editing, categories, stats, mind map', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let all: any[]

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { signedIn, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
@@ -75,7 +75,7 @@ function quotePairs(all: Detail[]): Set<string> {
   return s
 }
 
-describeIf(present, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('duplicates on the real fixture exports', () => {
+describeIf(present, NEEDS_FIXTURES)('duplicates on the real fixture exports', () => {
   let afterGraphql: Detail[]
 
   it('the same posts in two formats merge by post id and add no duplicates', async () => {

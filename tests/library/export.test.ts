@@ -2,7 +2,7 @@ import { unzipSync, strFromU8 } from 'fflate'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, signedIn, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
@@ -11,7 +11,7 @@ async function raw(client: Client, path: string): Promise<Response> {
   return fetch(client.base + path, { headers: { cookie: client.cookie! } })
 }
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('export', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('export', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let all: any[]

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
 
 const fx = (p: string) => sharedFixture('exports', p)
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('import behaviour', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('import behaviour', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   beforeAll(async () => {
@@ -113,7 +113,7 @@ describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repo
   })
 })
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('import size limit', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('import size limit', () => {
   let t: TestServer
   beforeAll(async () => {
     t = await startTestServer({ config: { importLimitBytes: 20_000 } })

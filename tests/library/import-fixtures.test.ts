@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clientsByRole, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import {
@@ -61,7 +61,7 @@ function checkAgainstRaw(list: any[], rows: Expected[] | Map<string, Expected>, 
   return checked
 }
 
-describeIf(present, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('importing every real export file', () => {
+describeIf(present, NEEDS_FIXTURES)('importing every real export file', () => {
   let t: TestServer
   let admin: Client
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { AppError } from '../../src-shared/errors.ts'
 import { createLibrary } from '../../src-main/library/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { sheafExport } from '../search/sheaf-export.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { itIf } from '../support/skip.ts'
 
 // Large imports are parsed on a worker thread (src-main/library/import-source.ts). Each case runs the
@@ -160,7 +160,7 @@ describe('import parsed on a worker thread', () => {
     expect(dbs[1]).toEqual(dbs[0])
   })
 
-  itIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('merges richer posts into stored ones the same way (updated, duplicates)', async () => {
+  itIf(hasSharedFixtures, NEEDS_FIXTURES)('merges richer posts into stored ones the same way (updated, duplicates)', async () => {
     const poor = readFileSync(sharedFixture('exports', 'derived/siftly_console_bookmarks_newschema.json'))
     const rich = readFileSync(sharedFixture('exports', 'derived/graphql_bookmarks_envelope_newschema.json'))
     const runs = []

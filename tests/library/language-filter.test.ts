@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { zBookmarkList } from '../../src-shared/schemas/bookmarks.ts'
 import { zLanguageCounts } from '../../src-shared/schemas/library.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, languagesSettled, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
@@ -10,7 +10,7 @@ import { describeIf } from '../support/skip.ts'
 // GET /api/bookmarks?lang= and GET /api/bookmarks/languages over HTTP, on the X archive (mostly
 // Spanish and English posts, X's own codes) and a GraphQL search capture (Japanese and English).
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('filtering the library by language', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('filtering the library by language', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let all: any[]

@@ -4,12 +4,12 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { importFile } from '../pipeline/helpers.ts'
 import { signedIn, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { describeIf } from '../support/skip.ts'
 
 /** vision_analysis against a loopback media server (private fetching switched on for the test). */
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('vision_analysis and the media cache', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cache', () => {
   let t: TestServer
   let admin: Client
   let media: Server

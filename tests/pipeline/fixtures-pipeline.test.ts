@@ -3,14 +3,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ACTIONS, SENTIMENTS } from '../../src-shared/schemas/bookmarks.ts'
 import { zPipelineEvent, type PipelineEvent } from '../../src-shared/schemas/pipeline.ts'
 import { signedIn, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { importFile, readStream } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
 import { summaryFaults } from '../../bench/local-understanding.ts'
 
 /** The "done": a fresh install, no AI configured, import the real exports, run, watch, inspect. */
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('the local pipeline over the real fixture exports', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('the local pipeline over the real fixture exports', () => {
   if (!hasSharedFixtures) console.warn('skipping: ../shared/fixtures is absent')
   let t: TestServer
   let admin: Client

@@ -6,7 +6,7 @@ import { zPipelineEvent } from '../../src-shared/schemas/pipeline.ts'
 import { assignCategory, unassignCategory } from '../../src-main/store/index.ts'
 import { fakeOpenAi, goodAnalysis, postsInPrompt, type FakeServer } from '../ai/providers/fake-servers.ts'
 import { signedIn, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { importFile, readStream, waitFor } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
@@ -24,7 +24,7 @@ async function library(t: TestServer): Promise<Client> {
 const useFake = (admin: Client, fake: FakeServer) =>
   admin.put('/api/settings', { provider: 'openai', target: 'openai', baseUrl: fake.url, model: 'gpt-4o-mini' })
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('pipeline jobs', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('pipeline jobs', () => {
   let fake: FakeServer
   const servers: TestServer[] = []
   const open = async (opts: Parameters<typeof startTestServer>[0] = {}) => {

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { zSearchResponse } from '../../src-shared/schemas/search.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
-import { hasSharedFixtures, sharedFixture } from '../support/fixtures.ts'
+import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { describeIf } from '../support/skip.ts'
 
 const FILE = 'exports/derived/graphql_bookmarks_envelope_newschema.json'
 
-describeIf(hasSharedFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('search over real posts imported from ../shared/fixtures', () => {
+describeIf(hasSharedFixtures, NEEDS_FIXTURES)('search over real posts imported from ../shared/fixtures', () => {
   let t: TestServer
   let c: Record<'admin' | 'member' | 'viewer', Client>
   let posts: Array<{ id: number; text: string; authorHandle: string }>

@@ -7,6 +7,7 @@ import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { makePost } from './make-post.ts'
 import { describeIf } from '../../support/skip.ts'
+import { NEEDS_FIXTURES } from '../../support/fixtures.ts'
 
 const categories = DEFAULT_CATEGORIES.map((c, i) => ({ ...c, id: i + 1 }))
 const slugOf = (id: number | string) => categories.find((c) => c.id === id)!.slug
@@ -100,7 +101,7 @@ describe('createCategorizer (by meaning, with the sentence encoder)', () => {
   })
 })
 
-describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('categories of real posts', () => {
+describeIf(hasFixtures, NEEDS_FIXTURES)('categories of real posts', () => {
   const posts = hasFixtures ? [...readFixturePosts(), ...readFlatExcerpt()] : []
   let categorizer: Categorizer
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { extractEntities, parseRepoUrl } from '../../../src-main/ai/local/index.
 import { makePost } from './make-post.ts'
 import { FIXTURES, hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { describeIf } from '../../support/skip.ts'
+import { NEEDS_FIXTURES } from '../../support/fixtures.ts'
 
 const post = makePost
 
@@ -67,7 +68,7 @@ describe('parseRepoUrl', () => {
   })
 })
 
-describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('extractEntities on real posts (../shared/fixtures)', () => {
+describeIf(hasFixtures, NEEDS_FIXTURES)('extractEntities on real posts (../shared/fixtures)', () => {
   if (!hasFixtures) console.warn(`skipping: fixtures not found at ${FIXTURES}`)
   const posts = hasFixtures ? readFixturePosts() : []
   const byId = (id: string) => {

@@ -8,6 +8,7 @@ import { summaryFaults } from '../../../bench/local-understanding.ts'
 import { hasFixtures, readArchivePosts, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { link, makePost, media } from './make-post.ts'
 import { describeIf } from '../../support/skip.ts'
+import { NEEDS_FIXTURES } from '../../support/fixtures.ts'
 
 let encoder: SentenceEncoder
 let prototypes: ActionPrototypes
@@ -114,7 +115,7 @@ describe('classifyAction', () => {
   })
 })
 
-describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('summary and action on real posts', () => {
+describeIf(hasFixtures, NEEDS_FIXTURES)('summary and action on real posts', () => {
   let posts: NormalizedPost[] = []
   let archive: NormalizedPost[] = []
   beforeAll(async () => {

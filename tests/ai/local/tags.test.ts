@@ -3,6 +3,7 @@ import { createTagVocabulary, editDistance, extractEntities, normalizeTag, readT
 import { makePost } from './make-post.ts'
 import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { describeIf } from '../../support/skip.ts'
+import { NEEDS_FIXTURES } from '../../support/fixtures.ts'
 
 describe('tag vocabulary', () => {
   it('merges case, plurals, synonyms, gazetteer aliases and typos into one canonical tag', () => {
@@ -93,7 +94,7 @@ describe('suggestTags names and code', () => {
   })
 })
 
-describeIf(hasFixtures, "needs ../shared/fixtures (present beside the repository in CI, absent in a user's clone)")('suggestTags on real posts', () => {
+describeIf(hasFixtures, NEEDS_FIXTURES)('suggestTags on real posts', () => {
   const posts = hasFixtures ? [...readFixturePosts(), ...readFlatExcerpt()] : []
   const tagsOf = (id: string) => {
     const p = posts.find((x) => x.postId === id)!
