@@ -7,10 +7,11 @@
  */
 import { spawn } from 'node:child_process'
 import http from 'node:http'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deflateRepeated, MiB, zipOf } from '../tests/importers/zip-bombs.ts'
+import { listeningUrl, processMemoryMb } from './child-server.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-bombs-'))
 const email = 'bench@example.com'
@@ -19,16 +20,8 @@ const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', da
   env: { ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password, SHEAF_RATE_LIMIT_API: '1000000/1m' },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
-const base = await new Promise<string>((resolve, reject) => {
-  let out = ''
-  server.stdout!.on('data', (d: Buffer) => {
-    out += d.toString()
-    const m = /listening on (\S+)/.exec(out)
-    if (m) resolve(m[1])
-  })
-  server.once('exit', (code) => reject(new Error(`server exited (${code})`)))
-})
-const rss = () => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024)
+const base = await listeningUrl(server)
+const rss = () => processMemoryMb(server.pid!) ?? 0
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
 const cookie = login.headers.get('set-cookie')!.split(';')[0]
 

@@ -7,13 +7,14 @@
  */
 import { spawn } from 'node:child_process'
 import http from 'node:http'
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+import { listeningUrl, processMemoryMb } from './child-server.ts'
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' }, settle: { type: 'string', default: '180' },
@@ -39,20 +40,9 @@ const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', da
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
-const base = await new Promise<string>((resolve, reject) => {
-  let out = ''
-  server.stdout!.on('data', (d: Buffer) => {
-    out += d.toString()
-    const m = /listening on (\S+)/.exec(out)
-    if (m) resolve(m[1])
-  })
-  server.once('exit', (code) => reject(new Error(`server exited (${code})`)))
-})
+const base = await listeningUrl(server)
 
-const status = (key: 'VmRSS' | 'VmHWM') => {
-  const m = new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))
-  return m ? Math.round(Number(m[1]) / 1024) : null
-}
+const status = (key: 'VmRSS' | 'VmHWM') => processMemoryMb(server.pid!, key)
 
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
 const cookie = login.headers.get('set-cookie')!.split(';')[0]

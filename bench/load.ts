@@ -15,13 +15,14 @@
  *        [--mix list,list q,stats,search]   (the kinds of request sent, in turn)
  */
 import { spawn } from 'node:child_process'
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir, loadavg, cpus } from 'node:os'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+import { listeningUrl, processMemoryMb } from './child-server.ts'
 
 const { values } = parseArgs({ options: {
   library: { type: 'string', default: '20000' }, import: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' },
@@ -69,22 +70,11 @@ const hardStop = setTimeout(() => {
 }, Number(values['max-seconds']) * 1000)
 hardStop.unref()
 
-const base = await new Promise<string>((resolve, reject) => {
-  let out = ''
-  server.stdout!.on('data', (d: Buffer) => {
-    out += d.toString()
-    const m = /listening on (\S+)/.exec(out)
-    if (m) resolve(m[1])
-  })
-  server.once('exit', (code) => reject(new Error(`server exited (${code})`)))
-})
+const base = await listeningUrl(server)
 if (!/^http:\/\/127\./.test(base)) throw new Error(`the bench runs on loopback only (server at ${base})`)
 
 let peakRss = 0
-const rss = () => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))
-  return m ? Math.round(Number(m[1]) / 1024) : 0
-}
+const rss = () => processMemoryMb(server.pid!) ?? 0
 const sampler = setInterval(() => { try { peakRss = Math.max(peakRss, rss()) } catch { /* exited */ } }, 100)
 
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
