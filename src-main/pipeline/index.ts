@@ -62,6 +62,9 @@ export interface Pipeline {
   close(): Promise<void>
 }
 
+/** `localOnly`: the job runs on the local models whatever provider is configured (an upgrade). */
+type StartOptions = { localOnly?: boolean }
+
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString())
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
@@ -69,7 +72,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const hub = createEventHub()
   const pendingImported = new Set<number>()
   /** Starts asked for while a job ran that it does not cover (a forced run, other posts): run after it, in order. */
-  const queued: Array<{ body: StartPipelineBody; userId: number | null }> = []
+  const queued: Array<{ body: StartPipelineBody; userId: number | null; opts: StartOptions }> = []
   /**
    * What jobs publish through: a job's `complete` is held back while a queued run (or the run for posts
    * imported meanwhile) is about to follow,
@@ -172,7 +175,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
         const starts: Array<Promise<unknown>> = []
         const next = closed ? undefined : queued.shift()
-        if (next) starts.push(start(next.body, next.userId).catch(failed('a queued pipeline run failed to start')))
+        if (next) starts.push(start(next.body, next.userId, next.opts).catch(failed('a queued pipeline run failed to start')))
         if (!closed && pendingImported.size > 0) {
           const ids = [...pendingImported]
           pendingImported.clear()
@@ -190,20 +193,20 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
   // Starts are serialised, so two clicks at once give one job and one "running" answer.
   let lock: Promise<unknown> = Promise.resolve()
-  function start(body: StartPipelineBody, userId: number | null, opts: { localOnly?: boolean } = {}): Promise<StartPipelineResult> {
+  function start(body: StartPipelineBody, userId: number | null, opts: StartOptions = {}): Promise<StartPipelineResult> {
     const p = lock.then(() => startNow(body, userId, opts))
     lock = p.catch(() => {})
     return p
   }
 
-  async function startNow(body: StartPipelineBody, userId: number | null, opts: { localOnly?: boolean }): Promise<StartPipelineResult> {
+  async function startNow(body: StartPipelineBody, userId: number | null, opts: StartOptions): Promise<StartPipelineResult> {
     if (closed) throw new AppError('INTERNAL_ERROR', 'The library is closing.')
-    if (active) return queueBehind(active.job, body, userId)
+    if (active) return queueBehind(active.job, body, userId, opts)
     const providerName = opts.localOnly ? 'local' : (await deps.activeProvider().catch(() => null))?.name ?? 'local'
     // An import holds its write transaction across awaits: a job created inside it would roll back with it.
     await waitForWriters(db)
     const raced = active as { job: JobRecord } | null
-    if (raced) return queueBehind(raced.job, body, userId)
+    if (raced) return queueBehind(raced.job, body, userId, opts)
     const id = randomUUID()
     const ids = await retryBusy(db, () => {
       const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force, vectorModel: LOCAL_EMBEDDING_MODEL })
@@ -221,12 +224,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
    * limited to some posts, and either it is forced or the request is not); otherwise the request is
    * queued to run right after it (the same request twice is queued once). Never dropped.
    */
-  function queueBehind(running: JobRecord, body: StartPipelineBody, userId: number | null): StartPipelineResult {
+  function queueBehind(running: JobRecord, body: StartPipelineBody, userId: number | null, opts: StartOptions): StartPipelineResult {
     const base = { jobId: running.id, totalBookmarks: running.total }
     const covered = running.bookmarkIds === null && (running.force || !body.force)
     if (covered) return { ...base, status: 'running' }
     const key = JSON.stringify({ f: !!body.force, ids: body.bookmarkIds ?? null })
-    if (!queued.some((q) => JSON.stringify({ f: !!q.body.force, ids: q.body.bookmarkIds ?? null }) === key)) queued.push({ body, userId })
+    if (!queued.some((q) => JSON.stringify({ f: !!q.body.force, ids: q.body.bookmarkIds ?? null }) === key)) queued.push({ body, userId, opts })
     const what = body.force ? (body.bookmarkIds ? `Redoing ${body.bookmarkIds.length} posts` : 'Redoing all posts') : 'Your run'
     const which = running.createdBy === null ? 'the automatic run after an import' : 'another run'
     return { ...base, status: 'queued', message: `${what} will start as soon as ${which} (job ${running.id.slice(0, 8)}) finishes.` }
