@@ -19,7 +19,7 @@ const USAGE = `Usage: npm test [-- FILE... | -- --e2e [NAME] | -- --help]
 
   npm test                                     everything CI runs: typecheck, lint, unit and API tests, end-to-end
   npm test -- tests/search/search-api.test.ts  only these test files (vitest)
-  npm test -- --e2e search                     the three journeys that set up the library, then those whose name contains "search"
+  npm test -- --e2e search                     only the end-to-end journeys whose name contains "search"
                                                (the first three, which set up the library, always run)
 
 Ends with one line: N passed, N failed, N skipped. Results: test-results/vitest.json, test-results/e2e.json.
