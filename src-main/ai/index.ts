@@ -17,7 +17,6 @@ export { createLocalProvider, toEnginePost } from './providers/local.ts'
 export { createInProcessRunner, createWorkerRunner, type LocalRunner } from './providers/local-runner.ts'
 export { createWorkerPool } from './providers/local-pool.ts'
 export { LOCAL_MODEL, LOCAL_EMBEDDING_MODEL, ossReportOf, type EnginePost, type EngineConfig, type OssReport, type PostReading, type SemanticResult } from './providers/local-engine.ts'
-export { relatedSpaceFor, spaceVectors, type RelatedSpace } from './providers/related-index.ts'
 export { isAbort, RemoteError } from './providers/remote-call.ts'
 export { RERANK_PROMPT_VERSION } from './prompts/rerank.ts'
 

@@ -4,8 +4,7 @@ import {
   searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
-import { createDotKernel } from './dot-kernel.ts'
-import { createVectorIndex, type VectorIndex } from './vector-index.ts'
+import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
 
 /**
  * The in-memory vector index of one embedding model, loaded once from the embeddings table and then
@@ -41,12 +40,12 @@ const toFloat = (e: SearchStoredEmbedding): Float32Array => {
 }
 
 export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean }): SemanticIndex {
-  let index: VectorIndex | null = null
+  let index: FlatIndex | null = null
   /** Remote-model posts whose vector is missing or stale; backfill() embeds them. */
   const missing = new Set<number>()
 
-  const ensure = (d: number): VectorIndex => {
-    if (!index) index = createVectorIndex({ dim: d, initialCapacity: 4096 })
+  const ensure = (d: number): FlatIndex => {
+    if (!index) index = createFlatIndex({ dim: d, initialCapacity: 4096 })
     return index
   }
 
@@ -105,7 +104,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       return index?.size ?? 0
     },
     get simd() {
-      return index?.simd ?? createDotKernel().simd
+      return index?.simd ?? simdAvailable()
     },
     catchUp,
     preload: load,

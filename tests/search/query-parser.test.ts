@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseQuery } from '../../src-main/search/index.ts'
-import { createDotKernel } from '../../src-main/search/dot-kernel.ts'
 import { createSpeller, prefixDistance } from '../../src-main/search/spelling.ts'
-import { createVectorIndex } from '../../src-main/search/vector-index.ts'
 
 const NOW = Date.UTC(2024, 4, 15, 9) // Wednesday 15 May 2024
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString().slice(0, 10))
@@ -74,44 +72,6 @@ describe('spelling fallback', () => {
   })
 })
 
-describe('vector index', () => {
-  it('computes the same int8 dot products in WebAssembly SIMD and in plain JS', () => {
-    const simd = createDotKernel()
-    const js = createDotKernel({ preferSimd: false })
-    expect(js.simd).toBe(false)
-    const outs = [simd, js].map((k) => {
-      const v = k.reserve(300, 112)
-      for (let i = 0; i < v.matrix.length; i++) v.matrix[i] = ((i * 7919) % 255) - 127
-      for (let i = 0; i < 112; i++) v.query[i] = ((i * 31) % 255) - 127
-      k.run(300, 112)
-      return Array.from(v.out)
-    })
-    expect(outs[0]).toEqual(outs[1])
-    let expected = 0
-    for (let k = 0; k < 112; k++) expected += (((k * 31) % 255) - 127) * (((k * 7919) % 255) - 127)
-    expect(outs[0][0]).toBe(expected)
-  })
-
-  it('finds nearest neighbours by cosine, honours removals and the allowed set', () => {
-    const idx = createVectorIndex({ dim: 3, initialCapacity: 2 })
-    idx.upsert(1, Float32Array.of(1, 0, 0))
-    idx.upsert(2, Float32Array.of(0.7, 0.7, 0))
-    idx.upsert(3, Float32Array.of(0, 0, 1))
-    idx.upsert(4, Float32Array.of(-1, 0, 0))
-    const q = Float32Array.of(1, 0.1, 0)
-    const hits = idx.search(q, 3)
-    expect(hits.map((h) => h.id)).toEqual([1, 2, 3])
-    expect(hits[0].score).toBeCloseTo(0.995, 2)
-    expect(hits[1].score).toBeCloseTo(0.774, 2)
-    idx.remove(1)
-    expect(idx.size).toBe(3)
-    expect(idx.search(q, 1)[0].id).toBe(2)
-    expect(idx.search(q, 2, new Set([3, 4])).map((h) => h.id)).toEqual([3, 4])
-    idx.upsert(2, Float32Array.of(-0.5, 0, -1))
-    expect(idx.search(q, 1)[0].id).toBe(3)
-  })
-})
-
 describe('searchTextClause (FTS-backed word filter for the bookmark list)', () => {
   it('matches every word in text or author, the last as a prefix, and queued posts by LIKE', async () => {
     const { openDatabase, closeDatabase, searchTextClause, searchIndexQueued, queueNewPostsForSearch } = await import('../../src-main/store/index.ts')
@@ -134,26 +94,5 @@ describe('searchTextClause (FTS-backed word filter for the bookmark list)', () =
     expect(ids('alice pasta')).toEqual([])
     expect(searchTextClause('  ')).toBeNull()
     closeDatabase(db)
-  })
-})
-
-describe('vector index, many neighbours', () => {
-  it('returns the same order through quickselect as a full sort', () => {
-    const idx = createVectorIndex({ dim: 8 })
-    let seed = 3
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
-    const vecs = new Map<number, Float32Array>()
-    for (let id = 1; id <= 3000; id++) {
-      const v = Float32Array.from({ length: 8 }, rnd)
-      vecs.set(id, v)
-      idx.upsert(id, v)
-    }
-    const q = Float32Array.from({ length: 8 }, rnd)
-    const many = idx.search(q, 500)
-    expect(many).toHaveLength(500)
-    for (let i = 1; i < many.length; i++) expect(many[i - 1].score).toBeGreaterThanOrEqual(many[i].score)
-    expect(many.slice(0, 10).map((h) => h.id)).toEqual(idx.search(q, 10).map((h) => h.id))
-    const allowed = new Set([5, 6, 7, 2999])
-    expect(idx.search(q, 100, allowed).map((h) => h.id).sort((a, b) => a - b)).toEqual([5, 6, 7, 2999])
   })
 })

@@ -10,10 +10,13 @@ import { normalize } from './word-vectors.ts'
  */
 export const ENCODER_MODEL = 'use-lite-512'
 export const ENCODER_DIM = 512
-/** Posts per model call: larger batches gain nothing here and grow the model's memory (two workers: +400 MB at 8, +570 MB at 32). */
+/** Posts per model call: with texts grouped by length, larger batches gain nothing and grow the model's memory (two workers: +400 MB at 8, +570 MB at 32). */
 export const ENCODER_BATCH = 8
-/** Characters of a post the encoder reads; its cost grows with length and the gist is early. */
-const MAX_CHARS = 700
+/**
+ * Characters of a post the encoder reads: its cost grows faster than length (attention) and the gist
+ * is early. 400 keeps every ordinary post whole (X's limit is 280) and cuts long ones (~12% less work).
+ */
+const MAX_CHARS = 400
 
 export interface SentenceEncoder {
   readonly model: string
@@ -43,10 +46,14 @@ async function load(): Promise<SentenceEncoder> {
     model: ENCODER_MODEL,
     dim: ENCODER_DIM,
     async encode(texts) {
-      const out: Float32Array[] = []
-      for (let i = 0; i < texts.length; i += ENCODER_BATCH) {
-        const batch = texts.slice(i, i + ENCODER_BATCH).map(encoderInput)
-        for (const row of await model.embed(batch)) out.push(normalize(Float32Array.from(row)))
+      // A batch is padded to its longest text, so texts of like length go together (~40% less work on a mixed library).
+      const inputs = texts.map(encoderInput)
+      const order = inputs.map((_, i) => i).sort((a, b) => inputs[a].length - inputs[b].length)
+      const out = new Array<Float32Array>(texts.length)
+      for (let i = 0; i < order.length; i += ENCODER_BATCH) {
+        const batch = order.slice(i, i + ENCODER_BATCH)
+        const rows = await model.embed(batch.map((j) => inputs[j]))
+        rows.forEach((row, k) => (out[batch[k]] = normalize(Float32Array.from(row))))
       }
       return out
     },

@@ -1,10 +1,10 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
   actionPrototypes, classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, gistSentences, loadGazetteer,
-  loadSentenceEncoder, readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type TagVocabulary,
+  loadSentenceEncoder, normalize, readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type TagVocabulary,
 } from '../local/index.ts'
 import { decodeEntities } from '../local/text.ts'
-import { buildRelatedIndex, openRelatedIndex, type RelatedIndex, type RelatedIndexInput, type SharedRelatedIndex } from './related-index.ts'
+import { buildClusteredIndex, openClusteredIndex, type ClusteredIndex, type ClusteredIndexInput, type SharedClusteredIndex } from '../../vectors/index.ts'
 
 /**
  * The offline models behind the `local` provider, as message handlers: the same code runs in-process
@@ -87,9 +87,27 @@ function fallbackTags(post: EnginePost, e: Entities): string[] {
   return ['note']
 }
 
+/** What the sentence encoder reads beside a post's words: what it quotes, and what its images say. */
+const besideText = (post: EnginePost): string =>
+  [post.quoted?.text ?? '', ...post.media.map((m) => m.altText ?? ''), (post.imageText ?? '').slice(0, 300)].filter(Boolean).join('\n')
+
 /** What the sentence encoder reads of a post: its words, what it quotes, and what its images say. */
-export const encoderText = (post: EnginePost): string =>
-  [post.text, post.quoted?.text ?? '', ...post.media.map((m) => m.altText ?? ''), (post.imageText ?? '').slice(0, 300)].filter(Boolean).join('\n')
+export const encoderText = (post: EnginePost): string => [post.text, besideText(post)].filter(Boolean).join('\n')
+
+/**
+ * The texts whose vectors make a post's vector: the post whole, or, for a long post whose sentences
+ * are encoded for its gist anyway, those sentences and what is beside them (their mean reads further
+ * into the post than the encoder's cut, and the post is not encoded twice).
+ */
+const vectorTexts = (post: EnginePost, sentences: string[]): string[] =>
+  sentences.length ? [...sentences, besideText(post)].filter(Boolean) : [encoderText(post)]
+
+const meanVector = (vs: Float32Array[]): Float32Array => {
+  if (vs.length === 1) return vs[0]
+  const out = new Float32Array(vs[0].length)
+  for (const v of vs) for (let d = 0; d < out.length; d++) out[d] += v[d]
+  return normalize(out)
+}
 
 export function createEngine(config: EngineConfig): EngineState & {
   entities(posts: EnginePost[]): PostReading[]
@@ -101,11 +119,11 @@ export function createEngine(config: EngineConfig): EngineState & {
   normalizeTags(lists: string[][]): string[][]
   configure(c: Partial<EngineConfig>): Promise<void>
   /** Builds the related-post index; the answer (shared memory) opens it in another engine. */
-  relatedBuild(input: RelatedIndexInput): SharedRelatedIndex
-  relatedOpen(shared: SharedRelatedIndex): number
+  relatedBuild(input: ClusteredIndexInput): SharedClusteredIndex
+  relatedOpen(shared: SharedClusteredIndex): number
   related(ids: number[], k?: number): number[][]
 } {
-  let related: RelatedIndex | null = null
+  let related: ClusteredIndex | null = null
   const state: EngineState = { vocab: createTagVocabulary(config.existingTags), categorizer: null }
   /** Categories are read by meaning, so building them loads the encoder: only when first needed. */
   let categories = { defs: config.categories, examples: config.examples, vectors: config.categoryVectors }
@@ -135,12 +153,14 @@ export function createEngine(config: EngineConfig): EngineState & {
     encode,
     semantic: async (items) => {
       const known = items.map(({ post, entities }) => entities ?? extractEntities(asPost(post), { doc: readText(decodeEntities(post.text)) }))
-      // One encoder call: each post, then the sentences of the few long posts whose gist is chosen by meaning.
+      // One encoder call for every post: its text, or the sentences of a long post whose gist is chosen by meaning.
       const sentences = items.map(({ post }, i) => gistSentences(asPost(post), { thread: known[i].kind === 'thread' }))
-      const all = await encode([...items.map((it) => encoderText(it.post)), ...sentences.flat()])
-      const vectors = all.slice(0, items.length)
-      let next = items.length
-      const sentenceVectors = sentences.map((s) => all.slice(next, (next += s.length)))
+      const texts = items.map(({ post }, i) => vectorTexts(post, sentences[i]))
+      const all = await encode(texts.flat())
+      let next = 0
+      const parts = texts.map((t) => all.slice(next, (next += t.length)))
+      const vectors = parts.map(meanVector)
+      const sentenceVectors = sentences.map((s, i) => parts[i].slice(0, s.length))
       const prototypes = await actionPrototypes(await loadSentenceEncoder())
       return items.map(({ post }, i) => {
         const p = asPost(post)
@@ -163,11 +183,11 @@ export function createEngine(config: EngineConfig): EngineState & {
       }))
     },
     relatedBuild: (input) => {
-      related = buildRelatedIndex(input)
+      related = buildClusteredIndex(input)
       return related.shared
     },
     relatedOpen: (shared) => {
-      related = openRelatedIndex(shared)
+      related = openClusteredIndex(shared)
       return shared.n
     },
     related: (ids, k = 5) => ids.map((id) => related?.query(id, k).map((m) => m.id) ?? []),

@@ -1,12 +1,13 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { LOCAL_EMBEDDING_MODEL, relatedSpaceFor, spaceVectors } from '../../ai/index.ts'
-import type { EngineConfig, LocalRunner, RelatedSpace } from '../../ai/index.ts'
+import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
+import type { EngineConfig } from '../../ai/index.ts'
 import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
 import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
   replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
 } from '../../store/index.ts'
+import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
 const MAX_CATEGORIES = 3
@@ -111,31 +112,28 @@ export function withinLocks(db: Db, ids: number[], suggested: Map<number, Sugges
 }
 
 const PAGE = 2000
-type RelatedIndexInput = Parameters<LocalRunner['relatedBuild']>[0]
 
 /**
  * Every post's vector and entity keys, read a page at a time so the server keeps answering meanwhile.
  * Keys are numbered here and everything goes out as typed arrays: the vectors in the index's shared
  * memory (it takes them over), the keys as one list of numbers instead of 100,000 lists of strings.
  */
-async function loadRelatedInput(ctx: RunContext): Promise<RelatedIndexInput> {
+async function loadRelatedInput(ctx: RunContext): Promise<ClusteredIndexInput> {
   const total = countEmbeddings(ctx.db, LOCAL_EMBEDDING_MODEL)
   const ids: number[] = []
   let dim = 0
   // Straight into the index's shared memory: the workers read this one copy.
-  let space: RelatedSpace | undefined
-  let vectors: Float32Array<ArrayBufferLike> = new Float32Array(0)
+  let rows: ClusteredRows | undefined
   for (let after = 0; ;) {
     const page = embeddingPage(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE)
     if (page.length === 0) break
-    if (!space) {
+    if (!rows) {
       dim = page[0].vector.length
-      space = relatedSpaceFor(total, dim)
-      vectors = spaceVectors(space)
+      rows = rowsFor(total, dim)
     }
     for (const r of page) {
       if (r.vector.length !== dim || ids.length >= total) continue
-      vectors.set(r.vector, ids.length * space.stride)
+      writeRow(rows, ids.length, r.vector)
       ids.push(r.id)
     }
     after = page[page.length - 1].id
@@ -173,7 +171,7 @@ async function loadRelatedInput(ctx: RunContext): Promise<RelatedIndexInput> {
     await yieldToLoop()
   }
   skipTo(Infinity)
-  return { ids: Int32Array.from(ids), dim, space, keyOffsets, keyIds: keyIds.slice(0, keyOffsets[ids.length]) }
+  return { ids: Int32Array.from(ids), dim, rows, keyOffsets, keyIds: keyIds.slice(0, keyOffsets[ids.length]) }
 }
 
 const parse = (v: string | null): Partial<Entities> | null => {

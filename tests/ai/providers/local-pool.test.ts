@@ -34,7 +34,9 @@ describe('local worker pool', () => {
     const [sa, sb] = await Promise.all([pool.semantic(items), single.semantic(items)])
     expect(sa.map((r) => r.id)).toEqual(posts.map((p) => p.id))
     expect(sa.map((r) => r.summary)).toEqual(sb.map((r) => r.summary))
-    expect(sa.map((r) => Array.from(r.vector))).toEqual(sb.map((r) => Array.from(r.vector)))
+    // The encoder groups texts by length into batches, so the two splits pad differently: same vectors to float rounding.
+    const cos = (x: Float32Array, y: Float32Array) => x.reduce((s, v, d) => s + v * y[d], 0)
+    expect(Math.min(...sa.map((r, i) => cos(r.vector, sb[i].vector)))).toBeGreaterThan(0.9999)
     expect(sa.find((r) => r.id === 3)!.tags.length).toBeGreaterThan(0)
 
     const cat = posts.map((p, i) => ({ id: p.id, post: p, entities: items[i].entities, tags: sb[i].tags, vector: sb[i].vector }))

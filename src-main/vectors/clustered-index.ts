@@ -1,18 +1,15 @@
 /**
- * Related posts at library scale. relatedByVectors (ai/local) compares every pair, fine for small
- * sets; here small libraries are compared exhaustively too, and large ones through an inverted-file
- * index: k-means (two levels, so building stays linear) groups the vectors, which are stored cluster
- * by cluster, and a query scans the clusters nearest to it (contiguous memory) plus the posts that
- * share an entity or tag with it. The score is the same everywhere: cosine + 0.15 per shared entity,
- * at most +0.3.
+ * Each post's nearest posts, for the whole library at once (related posts, near-duplicate candidates).
+ * Small libraries are compared exhaustively, large ones through an inverted-file index: k-means (two
+ * levels, so building stays linear) groups the vectors, which are stored cluster by cluster, and a
+ * query scans the clusters nearest to it (contiguous memory) plus the posts that share an entity or
+ * tag with it. The score is the same everywhere: cosine + 0.15 per shared entity, at most +0.3.
  *
  * The index is plain typed arrays over shared memory: one worker builds it and the others open the
- * same memory (openRelatedIndex), so a job holds one copy whatever the number of workers. Dot products
- * run in a WebAssembly SIMD kernel (related-space.ts).
+ * same memory (openClusteredIndex), so a job holds one copy whatever the number of workers. Rows are
+ * int8 in a VectorSpace and dot products run in its kernel (space.ts).
  */
-import { CHUNK, createRelatedSpace, openKernel, spaceCentroids, spaceVectors, type DotsFn, type RelatedSpace } from './related-space.ts'
-
-export { spaceVectors, type RelatedSpace } from './related-space.ts'
+import { createSpace, eachDot, openKernel, quantize, spaceExtra, spaceRows, type Kernel, type VectorSpace } from './space.ts'
 
 const ENTITY_WEIGHT = 0.15
 const MAX_ENTITY_BONUS = 0.3
@@ -28,16 +25,20 @@ const MAX_PROBES = 24
 const CLUSTER_SIZE = 256
 const COARSE = 16
 
-export interface RelatedIndexInput {
+/** Rows and their scales, written by writeRow; the build takes them over and reorders them in place. */
+export interface ClusteredRows {
+  space: VectorSpace
+  /** Cosine factor of each row (quantize), over shared memory. */
+  scales: Float32Array
+}
+
+export interface ClusteredIndexInput {
   ids: ArrayLike<number>
   dim: number
   /** Unit vectors, ids[i] at [i*dim, (i+1)*dim)... */
   vectors?: Float32Array
-  /**
-   * ...or already written into a space from relatedSpaceFor(ids.length, dim) (row i at i * stride):
-   * the build takes it over and reorders it in place, so the vectors are held once.
-   */
-  space?: RelatedSpace
+  /** ...or already written with writeRow into rowsFor(ids.length, dim), so the vectors are held once (int8). */
+  rows?: ClusteredRows
   /** Lowercased entity/tag keys per post... */
   keys?: string[][]
   /** ...or the same already numbered: post i's keys are keyIds[keyOffsets[i] .. keyOffsets[i+1]). */
@@ -46,17 +47,19 @@ export interface RelatedIndexInput {
 }
 
 /** The built index: typed arrays only (SharedArrayBuffer-backed), so it can be posted to another worker without a copy. */
-export interface SharedRelatedIndex {
+export interface SharedClusteredIndex {
   n: number
   dim: number
-  /** The vectors (row r at r * stride) and the centroids. */
-  space: RelatedSpace
+  /** The vectors (row r), and the centroids in its extra rows. */
+  space: VectorSpace
+  scales: Float32Array
+  centroidScales: Float32Array
   /** Post id of each row; rows are stored cluster by cluster. */
   rowIds: Int32Array
   /** Post ids ascending, and the row of each (lookup by binary search). */
   sortedIds: Int32Array
   sortedRows: Int32Array
-  /** Rows of cluster c: [clusterOffsets[c], clusterOffsets[c+1]); centroid c is row c of the space's centroids. */
+  /** Rows of cluster c: [clusterOffsets[c], clusterOffsets[c+1]); centroid c is extra row c of the space. */
   clusterOffsets: Int32Array
   /** Keys of row r (ascending): keyIds[keyOffsets[r] .. keyOffsets[r+1]). */
   keyOffsets: Int32Array
@@ -66,8 +69,8 @@ export interface SharedRelatedIndex {
   postings: Int32Array
 }
 
-export interface RelatedIndex {
-  readonly shared: SharedRelatedIndex
+export interface ClusteredIndex {
+  readonly shared: SharedClusteredIndex
   query(id: number, k?: number, minScore?: number): Array<{ id: number; score: number }>
 }
 
@@ -82,43 +85,27 @@ function mulberry32(seed: number) {
 }
 
 const sharedInt32 = (n: number) => new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
+const sharedFloat32 = (n: number) => new Float32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
 
 /** Centroid rows a space needs for `n` posts: the clusters, plus scratch rows for the coarse level. */
 const centroidCapacity = (n: number) => (n >= EXHAUSTIVE_BELOW ? Math.round(n / CLUSTER_SIZE) + 2 * COARSE + 1 : 0)
 
-/** Where to write `n` vectors of `dim` for buildRelatedIndex({ space }): row i at i * stride of spaceVectors(). */
-export const relatedSpaceFor = (n: number, dim: number, opts?: { simd?: boolean }): RelatedSpace => createRelatedSpace(n, dim, centroidCapacity(n), opts)
+/** Where to write `n` vectors of `dim` for buildClusteredIndex({ rows }), with writeRow. */
+export const rowsFor = (n: number, dim: number, opts?: { simd?: boolean }): ClusteredRows =>
+  ({ space: createSpace(dim, n, { extraRows: centroidCapacity(n), ...opts }), scales: sharedFloat32(n) })
 
-/** Dot product in double precision (the final scores; the kernel's single-precision sums only rank). */
-function dot(a: Float32Array, ai: number, b: Float32Array, bi: number, dim: number): number {
-  let s = 0
-  for (let d = 0; d < dim; d++) s += a[ai + d] * b[bi + d]
-  return s
+export function writeRow(rows: ClusteredRows, i: number, vector: ArrayLike<number>): void {
+  rows.scales[i] = quantize(vector, spaceRows(rows.space), i * rows.space.rowBytes)
 }
 
-interface Kernel {
-  dots: DotsFn
-  out: Float32Array
-  outAt: number
-}
-
-/** Dots of the row at byte `q` with `count` rows from byte `m`, CHUNK at a time; `visit(i, dot)` for each. */
-function eachDot(k: Kernel, q: number, m: number, count: number, rowBytes: number, visit: (i: number, d: number) => void): void {
-  for (let from = 0; from < count; from += CHUNK) {
-    const len = Math.min(CHUNK, count - from)
-    k.dots(q, m + from * rowBytes, len, rowBytes, k.outAt)
-    const out = k.out
-    for (let i = 0; i < len; i++) visit(from + i, out[i])
-  }
-}
-
-/** Index of the centroid nearest to the row at byte `q` among `count` from byte `m` (largest dot). */
-function nearest(k: Kernel, q: number, m: number, count: number, rowBytes: number): number {
+/** Index of the centroid nearest to the row at byte `q` among `count` from centroid `first` (largest cosine). */
+function nearest(k: Kernel, space: VectorSpace, cs: Float32Array, q: number, first: number, count: number): number {
   let best = 0
   let bestDot = -Infinity
-  eachDot(k, q, m, count, rowBytes, (i, d) => {
-    if (d > bestDot) {
-      bestDot = d
+  eachDot(k, q, space.extraAt + first * space.rowBytes, count, space.rowBytes, (i, d) => {
+    const s = d * cs[first + i]
+    if (s > bestDot) {
+      bestDot = s
       best = i
     }
   })
@@ -129,10 +116,11 @@ function nearest(k: Kernel, q: number, m: number, count: number, rowBytes: numbe
  * Spherical k-means over the given rows (a strided sample trains it): `k` unit centroids written
  * into `cent` from row `first`. Deterministic for the same input.
  */
-function kmeans(space: RelatedSpace, kernel: Kernel, rows: Int32Array, k: number, cent: Float32Array, centAt: number, first: number, rand: () => number, iterations: number): void {
-  const { stride } = space
-  const vectors = spaceVectors(space)
-  const rowBytes = stride * 4
+function kmeans(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, rows: Int32Array, k: number, first: number, rand: () => number, iterations: number): void {
+  const { space, scales } = rs
+  const { rowBytes, dim } = space
+  const vectors = spaceRows(space)
+  const cent = spaceExtra(space)
   const m = rows.length
   const sampleSize = Math.min(m, Math.max(k * 40, 2048))
   const step = m / sampleSize
@@ -140,22 +128,23 @@ function kmeans(space: RelatedSpace, kernel: Kernel, rows: Int32Array, k: number
   for (let i = 0; i < sampleSize; i++) sample[i] = rows[Math.floor(i * step)]
   const seed = (c: number) => {
     const r = sample[Math.floor(rand() * sampleSize)]
-    cent.set(vectors.subarray(r * stride, (r + 1) * stride), (first + c) * stride)
+    cent.set(vectors.subarray(r * rowBytes, (r + 1) * rowBytes), (first + c) * rowBytes)
+    cs[first + c] = scales[r]
   }
   for (let c = 0; c < k; c++) seed(c)
-  const sums = new Float64Array(k * stride)
+  const sums = new Float64Array(k * dim)
   const counts = new Int32Array(k)
-  const centBytes = centAt + first * rowBytes
   for (let it = 0; it < iterations; it++) {
     sums.fill(0)
     counts.fill(0)
     for (let i = 0; i < sampleSize; i++) {
       const r = sample[i]
-      const c = nearest(kernel, space.vectorsAt + r * rowBytes, centBytes, k, rowBytes)
+      const c = nearest(kernel, space, cs, space.rowsAt + r * rowBytes, first, k)
       counts[c]++
-      const o = c * stride
-      const v = r * stride
-      for (let d = 0; d < stride; d++) sums[o + d] += vectors[v + d]
+      const o = c * dim
+      const v = r * rowBytes
+      const f = scales[r]
+      for (let d = 0; d < dim; d++) sums[o + d] += vectors[v + d] * f
     }
     for (let c = 0; c < k; c++) {
       // An empty cluster starts again from a random sample row.
@@ -163,11 +152,7 @@ function kmeans(space: RelatedSpace, kernel: Kernel, rows: Int32Array, k: number
         seed(c)
         continue
       }
-      let norm = 0
-      for (let d = 0; d < stride; d++) norm += sums[c * stride + d] * sums[c * stride + d]
-      norm = Math.sqrt(norm) || 1
-      const o = (first + c) * stride
-      for (let d = 0; d < stride; d++) cent[o + d] = sums[c * stride + d] / norm
+      cs[first + c] = quantize(sums.subarray(c * dim, (c + 1) * dim), cent, (first + c) * rowBytes)
     }
   }
 }
@@ -177,20 +162,18 @@ function kmeans(space: RelatedSpace, kernel: Kernel, rows: Int32Array, k: number
  * size), so building costs n x (COARSE + a cell's share) dot products instead of n x clusters.
  * The clusters' centroids end in the space's centroid rows [0, count).
  */
-function cluster(space: RelatedSpace, kernel: Kernel, n: number): { clusterOf: Int32Array; count: number } {
-  const { stride } = space
-  const rowBytes = stride * 4
+function cluster(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, n: number): { clusterOf: Int32Array; count: number } {
+  const { space } = rs
+  const { rowBytes } = space
   const total = Math.max(1, Math.round(n / CLUSTER_SIZE))
   const rand = mulberry32(42)
-  const cent = spaceCentroids(space)
   const coarseK = Math.min(COARSE, total)
-  // The coarse centroids go at the end of the centroid rows (scratch), the clusters' at the start.
-  const coarseFirst = space.centroidRows - coarseK
-  kmeans(space, kernel, Int32Array.from({ length: n }, (_, i) => i), coarseK, cent, space.centroidsAt, coarseFirst, rand, 8)
+  // The coarse centroids go at the end of the extra rows (scratch), the clusters' at the start.
+  const coarseFirst = space.extraRows - coarseK
+  kmeans(rs, cs, kernel, Int32Array.from({ length: n }, (_, i) => i), coarseK, coarseFirst, rand, 8)
   const cellOf = new Int32Array(n)
   const cellSize = new Int32Array(coarseK)
-  const coarseBytes = space.centroidsAt + coarseFirst * rowBytes
-  for (let i = 0; i < n; i++) cellSize[(cellOf[i] = nearest(kernel, space.vectorsAt + i * rowBytes, coarseBytes, coarseK, rowBytes))]++
+  for (let i = 0; i < n; i++) cellSize[(cellOf[i] = nearest(kernel, space, cs, space.rowsAt + i * rowBytes, coarseFirst, coarseK))]++
   const members = Array.from({ length: coarseK }, (_, c) => new Int32Array(cellSize[c]))
   const fill = new Int32Array(coarseK)
   for (let i = 0; i < n; i++) members[cellOf[i]][fill[cellOf[i]]++] = i
@@ -199,49 +182,53 @@ function cluster(space: RelatedSpace, kernel: Kernel, n: number): { clusterOf: I
   let first = 0
   for (let c = 0; c < coarseK; c++) {
     if (fineK[c] === 0) continue
-    kmeans(space, kernel, members[c], fineK[c], cent, space.centroidsAt, first, rand, 6)
-    const firstBytes = space.centroidsAt + first * rowBytes
-    for (const i of members[c]) clusterOf[i] = first + nearest(kernel, space.vectorsAt + i * rowBytes, firstBytes, fineK[c], rowBytes)
+    kmeans(rs, cs, kernel, members[c], fineK[c], first, rand, 6)
+    for (const i of members[c]) clusterOf[i] = first + nearest(kernel, space, cs, space.rowsAt + i * rowBytes, first, fineK[c])
     first += fineK[c]
   }
-  cent.fill(0, first * stride)
+  spaceExtra(space).fill(0, first * rowBytes)
   return { clusterOf, count: first }
 }
 
-/** Puts row order[r] at row r, in place (each permutation cycle followed once). */
-function permuteRows(vectors: Float32Array, order: Int32Array, stride: number): void {
+/** Puts row order[r] (and its scale) at row r, in place (each permutation cycle followed once). */
+function permuteRows({ space, scales }: ClusteredRows, order: Int32Array): void {
+  const vectors = spaceRows(space)
+  const stride = space.rowBytes
   const done = new Uint8Array(order.length)
-  const tmp = new Float32Array(stride)
+  const tmp = new Int8Array(stride)
   for (let start = 0; start < order.length; start++) {
     if (done[start] || order[start] === start) continue
     tmp.set(vectors.subarray(start * stride, (start + 1) * stride))
+    const tmpScale = scales[start]
     let r = start
     for (;;) {
       done[r] = 1
       const from = order[r]
       if (from === start) {
         vectors.set(tmp, r * stride)
+        scales[r] = tmpScale
         break
       }
       vectors.copyWithin(r * stride, from * stride, (from + 1) * stride)
+      scales[r] = scales[from]
       r = from
     }
   }
 }
 
-export function buildRelatedIndex(input: RelatedIndexInput): RelatedIndex {
+export function buildClusteredIndex(input: ClusteredIndexInput): ClusteredIndex {
   const { dim } = input
   const n = input.ids.length
   // The vectors become the index's own shared memory: taken over when written there already, else copied in.
-  let space = input.space
-  if (!space || space.rows < n || space.centroidRows < centroidCapacity(n)) {
+  let rows = input.rows
+  if (!rows || rows.space.capacity < n || rows.space.extraRows < centroidCapacity(n)) {
     const packed = input.vectors ?? new Float32Array(0)
-    space = relatedSpaceFor(n, dim)
-    const v = spaceVectors(space)
-    for (let i = 0; i < n; i++) v.set(packed.subarray(i * dim, (i + 1) * dim), i * space.stride)
+    rows = rowsFor(n, dim)
+    for (let i = 0; i < n; i++) writeRow(rows, i, packed.subarray(i * dim, (i + 1) * dim))
   }
-  const { stride } = space
+  const { space } = rows
   const kernel = openKernel(space)
+  const centroidScales = sharedFloat32(space.extraRows)
 
   // Keys: numbered, and sorted within each post (sharedKeys() merges two sorted lists).
   let inOffsets = input.keyOffsets
@@ -263,7 +250,7 @@ export function buildRelatedIndex(input: RelatedIndexInput): RelatedIndex {
   let clusterOffsets: Int32Array
   const order = new Int32Array(n)
   if (n >= EXHAUSTIVE_BELOW) {
-    const c = cluster(space, kernel, n)
+    const c = cluster(rows, centroidScales, kernel, n)
     clusterOffsets = sharedInt32(c.count + 1)
     for (let i = 0; i < n; i++) clusterOffsets[c.clusterOf[i] + 1]++
     for (let k = 0; k < c.count; k++) clusterOffsets[k + 1] += clusterOffsets[k]
@@ -274,7 +261,7 @@ export function buildRelatedIndex(input: RelatedIndexInput): RelatedIndex {
     clusterOffsets[1] = n
     for (let i = 0; i < n; i++) order[i] = i
   }
-  permuteRows(spaceVectors(space), order, stride)
+  permuteRows(rows, order)
 
   const rowIds = sharedInt32(n)
   for (let r = 0; r < n; r++) rowIds[r] = input.ids[order[r]]
@@ -315,15 +302,19 @@ export function buildRelatedIndex(input: RelatedIndexInput): RelatedIndex {
     }
   }
 
-  return openRelatedIndex({ n, dim, space, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings }, kernel)
+  const { scales } = rows
+  return openClusteredIndex({ n, dim, space, scales, centroidScales, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings }, kernel)
 }
 
 /** Queries over an index built elsewhere (another worker's shared memory). */
-export function openRelatedIndex(shared: SharedRelatedIndex, kernel: Kernel = openKernel(shared.space)): RelatedIndex {
-  const { n, dim, space, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings } = shared
-  const { stride } = space
-  const rowBytes = stride * 4
-  const vectors = spaceVectors(space)
+export function openClusteredIndex(shared: SharedClusteredIndex, kernel: Kernel = openKernel(shared.space)): ClusteredIndex {
+  const { n, space, scales, centroidScales, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings } = shared
+  const { rowBytes } = space
+  /** Cosine of rows a and b (int8 dot, scaled back). */
+  const cosine = (a: number, b: number): number => {
+    kernel.dots(space.rowsAt + a * rowBytes, space.rowsAt + b * rowBytes, 1, rowBytes, kernel.outAt)
+    return kernel.out[0] * scales[a] * scales[b]
+  }
   const clusters = clusterOffsets.length - 1
   const seen = new Int32Array(n)
   let stamp = 0
@@ -373,7 +364,8 @@ export function openRelatedIndex(shared: SharedRelatedIndex, kernel: Kernel = op
         seen.fill(0)
         stamp = 1
       }
-      const q = space.vectorsAt + r * rowBytes
+      const q = space.rowsAt + r * rowBytes
+      const qs = scales[r]
       const hasKeys = keyOffsets[r + 1] > keyOffsets[r] && keyIds[keyOffsets[r]] >= 0
       const bonus = (j: number) => (hasKeys ? Math.min(MAX_ENTITY_BONUS, sharedKeys(r, j) * ENTITY_WEIGHT) : 0)
       // The best `pool` rows by the kernel's scores, best first; the entity bonus (at most +0.3) is only
@@ -396,8 +388,8 @@ export function openRelatedIndex(shared: SharedRelatedIndex, kernel: Kernel = op
       seen[r] = stamp
 
       // Nearest clusters first, whole, until enough rows were scanned.
-      if (clusters > 1) eachDot(kernel, q, space.centroidsAt, clusters, rowBytes, (c, d) => {
-        sims[c] = d
+      if (clusters > 1) eachDot(kernel, q, space.extraAt, clusters, rowBytes, (c, d) => {
+        sims[c] = d * centroidScales[c]
         taken[c] = 0
       })
       else taken[0] = 0
@@ -408,10 +400,11 @@ export function openRelatedIndex(shared: SharedRelatedIndex, kernel: Kernel = op
         taken[c] = 1
         const start = clusterOffsets[c]
         const count = clusterOffsets[c + 1] - start
-        eachDot(kernel, q, space.vectorsAt + start * rowBytes, count, rowBytes, (i, d) => {
+        eachDot(kernel, q, space.rowsAt + start * rowBytes, count, rowBytes, (i, dot) => {
           const j = start + i
           if (seen[j] === stamp) return
           seen[j] = stamp
+          const d = dot * qs * scales[j]
           if (d + MAX_ENTITY_BONUS <= floor) return
           const s = d + bonus(j)
           if (s > floor) offer(j, s)
@@ -437,13 +430,12 @@ export function openRelatedIndex(shared: SharedRelatedIndex, kernel: Kernel = op
           const b = bonus(j)
           // Unit vectors: the cosine is at most 1.
           if (1 + b <= floor) continue
-          const s = dot(vectors, r * stride, vectors, j * stride, dim) + b
+          const s = cosine(r, j) + b
           if (s > floor) offer(j, s)
         }
       }
 
-      // Final scores in double precision, then the best k.
-      const best = bestRows.map((j) => ({ j, s: dot(vectors, r * stride, vectors, j * stride, dim) + bonus(j) }))
+      const best = bestRows.map((j) => ({ j, s: cosine(r, j) + bonus(j) }))
         .sort((a, b) => b.s - a.s).slice(0, k)
       // Every post gets its nearest neighbours; those under minScore only when nothing closer exists.
       const strong = best.filter((b) => b.s >= minScore)

@@ -1,0 +1,13 @@
+/**
+ * Post vectors in memory: int8 rows in shared WebAssembly memory with one SIMD dot-product kernel
+ * (space.ts), read two ways — a flat index kept current post by post and searched exactly (search,
+ * one query at a time), and a clustered index built for the whole library at once (each post's
+ * nearest posts: related posts and near-duplicate candidates). The vectors themselves are stored in
+ * SQLite (`embeddings`); see docs/understanding.md#vectors.
+ */
+export { simdAvailable } from './space.ts'
+export { createFlatIndex, type FlatIndex } from './flat-index.ts'
+export {
+  buildClusteredIndex, openClusteredIndex, rowsFor, writeRow,
+  type ClusteredIndex, type ClusteredIndexInput, type ClusteredRows, type SharedClusteredIndex,
+} from './clustered-index.ts'

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { createSpace, openKernel, spaceRows } from '../../src-main/vectors/space.ts'
+import { buildClusteredIndex, createFlatIndex, openClusteredIndex, rowsFor, writeRow } from '../../src-main/vectors/index.ts'
+
+const random = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
+const unit = (v: Float32Array) => {
+  const n = Math.hypot(...v)
+  return v.map((x) => x / n)
+}
+const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0)
+
+describe('vector space kernel', () => {
+  it('computes the same int8 dot products in WebAssembly SIMD and in plain JS', () => {
+    const outs = [true, false].map((simd) => {
+      const space = createSpace(112, 300, { simd })
+      const k = openKernel(space)
+      expect(k.simd).toBe(simd)
+      const rows = spaceRows(space)
+      for (let i = 0; i < rows.length; i++) rows[i] = ((i * 7919) % 255) - 127
+      for (let i = 0; i < 112; i++) k.query[i] = ((i * 31) % 255) - 127
+      k.dots(k.queryAt, space.rowsAt, 300, space.rowBytes, k.outAt)
+      return Array.from(k.out.subarray(0, 300))
+    })
+    expect(outs[0]).toEqual(outs[1])
+    let expected = 0
+    for (let d = 0; d < 112; d++) expected += (((d * 31) % 255) - 127) * (((d * 7919) % 255) - 127)
+    expect(outs[0][0]).toBe(expected)
+  })
+})
+
+describe('flat index', () => {
+  it('finds nearest neighbours by cosine, grows, honours removals and the allowed set', () => {
+    const idx = createFlatIndex({ dim: 3, initialCapacity: 2 })
+    idx.upsert(1, Float32Array.of(1, 0, 0))
+    idx.upsert(2, Float32Array.of(0.7, 0.7, 0))
+    idx.upsert(3, Float32Array.of(0, 0, 1))
+    idx.upsert(4, Float32Array.of(-1, 0, 0))
+    const q = Float32Array.of(1, 0.1, 0)
+    const hits = idx.search(q, 3)
+    expect(hits.map((h) => h.id)).toEqual([1, 2, 3])
+    expect(hits[0].score).toBeCloseTo(0.995, 2)
+    expect(hits[1].score).toBeCloseTo(0.774, 2)
+    idx.remove(1)
+    expect(idx.size).toBe(3)
+    expect(idx.search(q, 1)[0].id).toBe(2)
+    expect(idx.search(q, 2, new Set([3, 4])).map((h) => h.id)).toEqual([3, 4])
+    idx.upsert(2, Float32Array.of(-0.5, 0, -1))
+    expect(idx.search(q, 1)[0].id).toBe(3)
+  })
+
+  it('returns the same order through quickselect as a full sort', () => {
+    const idx = createFlatIndex({ dim: 8 })
+    const rnd = random(3)
+    for (let id = 1; id <= 3000; id++) idx.upsert(id, Float32Array.from({ length: 8 }, rnd))
+    const q = Float32Array.from({ length: 8 }, rnd)
+    const many = idx.search(q, 500)
+    expect(many).toHaveLength(500)
+    for (let i = 1; i < many.length; i++) expect(many[i - 1].score).toBeGreaterThanOrEqual(many[i].score)
+    expect(many.slice(0, 10).map((h) => h.id)).toEqual(idx.search(q, 10).map((h) => h.id))
+    const allowed = new Set([5, 6, 7, 2999])
+    expect(idx.search(q, 100, allowed).map((h) => h.id).sort((a, b) => a - b)).toEqual([5, 6, 7, 2999])
+  })
+})
+
+describe('clustered index', () => {
+  // Vectors around 60 topics, as sentence vectors of a library are: large enough for the clustered path (>= 2000).
+  const N = 4000
+  const DIM = 64
+  const rnd = random(11)
+  const topics = Array.from({ length: 60 }, () => unit(Float32Array.from({ length: DIM }, rnd)))
+  const vectors = Array.from({ length: N }, (_, i) => unit(topics[i % 60].map((x) => x + 0.9 * rnd() / Math.sqrt(DIM) * 4)))
+  const ids = Int32Array.from({ length: N }, (_, i) => 1000 + i)
+  const exact = (i: number, k: number) =>
+    vectors.map((v, j) => ({ id: ids[j], s: j === i ? -Infinity : cos(vectors[i], v) })).sort((a, b) => b.s - a.s).slice(0, k)
+
+  it('finds each post’s exact nearest posts (int8, clustered) with cosines within rounding', () => {
+    const rows = rowsFor(N, DIM)
+    vectors.forEach((v, i) => writeRow(rows, i, v))
+    const index = buildClusteredIndex({ ids, dim: DIM, rows })
+    let found = 0
+    let worst = 0
+    for (let i = 0; i < N; i += 37) {
+      const want = exact(i, 5)
+      const got = index.query(ids[i], 5, -1)
+      found += got.filter((g) => want.some((w) => w.id === g.id)).length
+      for (const g of got) worst = Math.max(worst, Math.abs(g.score - cos(vectors[i], vectors[g.id - 1000])))
+    }
+    expect(found / (Math.ceil(N / 37) * 5)).toBeGreaterThan(0.9)
+    expect(worst).toBeLessThan(0.02)
+  })
+
+  it('answers the same from another thread’s view of its shared memory, and adds the shared-key bonus', () => {
+    const keys = Array.from({ length: N }, (_, i) => (i === 0 || i === 60 ? ['e:sheaf'] : []))
+    const flat = new Float32Array(N * DIM)
+    vectors.forEach((v, i) => flat.set(v, i * DIM))
+    const built = buildClusteredIndex({ ids, dim: DIM, vectors: flat, keys })
+    const opened = openClusteredIndex(structuredClone(built.shared))
+    expect(opened.query(ids[7], 5)).toEqual(built.query(ids[7], 5))
+    const withKey = built.query(ids[0], 10, -1).find((m) => m.id === ids[60])
+    expect(Math.abs(withKey!.score - (cos(vectors[0], vectors[60]) + 0.15))).toBeLessThan(0.02)
+  })
+})
