@@ -3,7 +3,7 @@
  * (space.ts), read two ways — a flat index kept current post by post and searched exactly (search,
  * one query at a time), and a clustered index built for the whole library at once (each post's
  * nearest posts: related posts and near-duplicate candidates). The vectors themselves are stored in
- * SQLite (`embeddings`); see docs/understanding.md#vectors.
+ * SQLite (`embeddings`); see docs/understanding.md#where-the-vectors-live.
  */
 export { simdAvailable } from './space.ts'
 export { createFlatIndex, type FlatIndex } from './flat-index.ts'
