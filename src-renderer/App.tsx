@@ -39,7 +39,7 @@ const ROUTES: Route[] = [
   { path: '/pipeline', action: 'pipeline:read', title: 'Pipeline', Page: PipelinePage },
   { path: '/import', action: 'import:use', title: 'Import', Page: ImportPage },
   { path: '/export', action: 'export:use', title: 'Export', Page: ExportPage },
-  { path: '/settings', action: 'settings:manage', title: 'Settings', Page: SettingsPage },
+  { path: '/settings', action: 'tokens:manage', title: 'Settings', Page: SettingsPage },
 ]
 
 function Signed() {

@@ -24,6 +24,7 @@ export const PERMISSIONS = {
   'settings:manage': ['admin'],
   'users:manage': ['admin'],
   'media:read': ['viewer', 'member', 'admin'],
+  'tokens:manage': ['member', 'admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Action = keyof typeof PERMISSIONS
@@ -49,6 +50,7 @@ export const ACTION_WORDS: Record<Action, string> = {
   'settings:manage': 'change settings',
   'users:manage': 'manage people and invites',
   'media:read': 'see images',
+  'tokens:manage': 'create API tokens',
 }
 
 /** What a role can do, for "…; as a member you can …". */

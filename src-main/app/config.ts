@@ -13,7 +13,7 @@ export interface Config {
   host: string
   port: number
   secretStore: SecretStorePreference
-  rateLimits: { login: RateLimitRule; register: RateLimitRule; api: RateLimitRule }
+  rateLimits: { login: RateLimitRule; register: RateLimitRule; api: RateLimitRule; token: RateLimitRule }
   /** Largest JSON body accepted by ordinary API routes. */
   bodyLimitBytes: number
   /** Largest file accepted by POST /api/import. */
@@ -34,6 +34,7 @@ export const DEFAULT_RATE_LIMITS = {
   login: { limit: 5, windowMs: 60_000 },
   register: { limit: 3, windowMs: 3_600_000 },
   api: { limit: 60, windowMs: 60_000 },
+  token: { limit: 60, windowMs: 60_000 },
 } satisfies Config['rateLimits']
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 }
@@ -84,6 +85,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
       login: rule('login', 'SHEAF_RATE_LIMIT_LOGIN'),
       register: rule('register', 'SHEAF_RATE_LIMIT_REGISTER'),
       api: rule('api', 'SHEAF_RATE_LIMIT_API'),
+      token: rule('token', 'SHEAF_RATE_LIMIT_TOKEN'),
     },
     bodyLimitBytes: Number(env.SHEAF_BODY_LIMIT_BYTES ?? 1024 * 1024),
     importLimitBytes: Number(env.SHEAF_IMPORT_LIMIT_BYTES ?? 512 * 1024 * 1024),

@@ -7,6 +7,7 @@ import {
   mediaRoutes, mindmapRoutes, clearSpool, searchRoutes, serveGuarded, settingsRoutes, statsRoutes, type AppEnv, type RouteModule,
 } from '../http/index.ts'
 import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
+import { createMcpHandler } from '../mcp/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
 import { createLibrary, type Library } from '../library/index.ts'
 import { activeEmbedder, activeReranker, createSearch, type Reranker } from '../search/index.ts'
@@ -106,6 +107,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       logError: (m, e) => log.error(m, e),
       allowedHosts: () => [...extraHosts],
       routes,
+      mcp: createMcpHandler(async (req) => app.fetch(req, { via: 'mcp' } as AppEnv['Bindings'])),
     })
     pipeline.resume()
     const close = async () => {

@@ -1,5 +1,6 @@
 import type { SecretStore } from '../secrets/index.ts'
 import type { Db } from '../store/index.ts'
+import { createApiTokens } from './api-tokens.ts'
 import { createInvites } from './invites.ts'
 import { createSessions } from './sessions.ts'
 import { createSigningKey } from './signing-key.ts'
@@ -10,6 +11,7 @@ export { BCRYPT_COST, hashPassword, verifyPassword } from './passwords.ts'
 export { hashInviteCode } from './invites.ts'
 export type { Session, Sessions } from './sessions.ts'
 export type { Invites } from './invites.ts'
+export { looksLikeApiToken, hashApiToken, type ApiTokens } from './api-tokens.ts'
 export type { UserAdmin } from './users.ts'
 
 export interface AuthDeps {
@@ -24,6 +26,7 @@ export function createAuth({ db, secrets, clock, bcryptCost }: AuthDeps) {
   const invites = createInvites({ db, clock })
   const users = createUserAdmin({ db, bcryptCost })
   const sessions = createSessions({ db, key, invites, clock, bcryptCost })
-  return { key, invites, users, sessions }
+  const tokens = createApiTokens({ db, clock })
+  return { key, invites, users, sessions, tokens }
 }
 export type Auth = ReturnType<typeof createAuth>

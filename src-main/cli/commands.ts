@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { zCreateTokenBody, type ApiToken } from '../../src-shared/schemas/tokens.ts'
 import { zCreateInviteBody, zEmail, zName, zPassword, zRole } from '../../src-shared/schemas/users.ts'
 import type { SheafApp } from '../app/index.ts'
 import type { Accounts } from '../app/open-accounts.ts'
@@ -116,6 +117,39 @@ export function registerInviteCommands(invite: Command): void {
     .action(async (code: string, _o: Opts, cmd: Command) => {
       const inv = await withApp(cmd, (s) => s.auth.invites.revoke(code))
       out(`invite ${inv.id} is ${inv.status}`)
+    })
+}
+
+const tokenLine = (t: ApiToken, email: string) =>
+  `${String(t.id).padStart(4)}  ${t.hint}…  ${t.readOnly ? 'read-only ' : 'read-write'}  ${email}  ${t.name}  last used ${t.lastUsedAt ?? 'never'}`
+
+export function registerTokenCommands(token: Command): void {
+  token.command('create').description("create a personal API token for a member or admin (printed once; Sheaf keeps only its hash)")
+    .requiredOption('--user <email>', 'whose token it is').requiredOption('--name <name>', 'what it is for, e.g. "Claude Desktop"')
+    .option('--read-only', 'it may read and search but change nothing')
+    .action(async (o: Opts, cmd: Command) => {
+      const body = valid(zCreateTokenBody, { name: o.name, readOnly: Boolean(o.readOnly) })
+      const created = await withApp(cmd, (s) => s.auth.tokens.create(findUser(s, String(o.user)), body))
+      out(created.secret)
+      process.stderr.write(`token ${created.token.id} "${created.token.name}"${body.readOnly ? ' (read-only)' : ''} for ${String(o.user)}; it is shown only now, so keep it somewhere safe\n`)
+    })
+  token.command('list').description('list active API tokens (by their first characters)')
+    .option('--user <email>', "only this person's").option('--json', 'print JSON')
+    .action(async (o: Opts, cmd: Command) => {
+      const rows = await withApp(cmd, (s) => {
+        const owner = o.user ? findUser(s, String(o.user)).id : null
+        const emails = new Map(s.auth.users.list().map((u) => [u.id, u.email]))
+        return s.auth.tokens.list(owner).map((t) => ({ ...t, email: emails.get(t.userId) ?? '?' }))
+      })
+      if (o.json) return out(JSON.stringify(rows, null, 2))
+      if (rows.length === 0) return out('no API tokens')
+      for (const t of rows) out(tokenLine(t, t.email))
+    })
+  token.command('revoke').description('revoke an API token by its id (see `sheaf token list`); it stops working at once').argument('<id>')
+    .action(async (id: string, _o: Opts, cmd: Command) => {
+      if (!/^\d+$/.test(id)) throw new Error(`the token id must be a number (got "${id}"); see \`sheaf token list\``)
+      const t = await withApp(cmd, (s) => s.auth.tokens.revoke(Number(id), null))
+      out(`token ${t.id} "${t.name}" is revoked`)
     })
 }
 

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isAppError } from '../../src-shared/errors.ts'
 import { ensureUiBuilt } from './build-ui.ts'
-import { registerImportCommand, registerInviteCommands, registerSecretCommands, registerUserCommands } from './commands.ts'
+import { registerImportCommand, registerInviteCommands, registerSecretCommands, registerTokenCommands, registerUserCommands } from './commands.ts'
+import { registerMcpCommand } from './mcp.ts'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..')
 const BUILT_UI = join(ROOT, 'out/renderer')
@@ -51,6 +52,8 @@ export function buildProgram(): Command {
   registerUserCommands(program.command('user').description('manage accounts'))
   registerInviteCommands(program.command('invite').description('manage invite codes'))
   registerSecretCommands(program.command('secret').description('manage the session signing key'))
+  registerTokenCommands(program.command('token').description('manage personal API tokens (for scripts and assistants)'))
+  registerMcpCommand(program)
   registerImportCommand(program)
   for (const c of program.commands) c.exitOverride().showHelpAfterError()
   for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride().showHelpAfterError()

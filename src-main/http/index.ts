@@ -1,5 +1,6 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { Auth } from '../auth/index.ts'
+import type { McpHandler } from '../mcp/index.ts'
 import type { AppEnv } from './app-env.ts'
 import { notFound, toErrorResponse, type ErrorLogger } from './errors.ts'
 import { bodyLimit } from './middleware/body-limit.ts'
@@ -8,8 +9,10 @@ import { csrfGuard } from './middleware/csrf-guard.ts'
 import { hostCheck } from './middleware/host-check.ts'
 import { rateLimit } from './middleware/rate-limit.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
-import { identify, requireSession } from './middleware/session.ts'
+import { identify, readOnlyGate, requireSession } from './middleware/session.ts'
 import { PUBLIC_AUTH_ROUTES, authRoutes } from './routes/auth.ts'
+import { mountMcp } from './routes/mcp.ts'
+import { tokenRoutes } from './routes/tokens.ts'
 import { userRoutes } from './routes/users.ts'
 import { mountStaticUi } from './static-ui.ts'
 
@@ -38,7 +41,7 @@ interface RateLimitRule {
 
 /** The part of the app's Config the HTTP layer reads (app/config.ts satisfies it). */
 export interface HttpConfig {
-  rateLimits: { login: RateLimitRule; register: RateLimitRule; api: RateLimitRule }
+  rateLimits: { login: RateLimitRule; register: RateLimitRule; api: RateLimitRule; token: RateLimitRule }
   bodyLimitBytes: number
   uiDir: string | null
 }
@@ -52,6 +55,8 @@ export interface HttpDeps {
   allowedHosts: () => readonly string[]
   /** Capability routes, mounted under /api/<path> (built in app/create-app.ts). */
   routes?: RouteModule[]
+  /** Answers MCP over Streamable HTTP at /mcp, for a personal API token only (src-main/mcp). */
+  mcp?: McpHandler
 }
 
 export interface RouteModule {
@@ -77,6 +82,8 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
     clock,
     what: 'requests',
   })
+  const tokenLimit = rateLimit({ rule: () => limits.token, key: (c) => `token:${c.get('apiToken').id}`, clock, what: 'requests with this API token' })
+  const limitPerCaller: MiddlewareHandler<AppEnv> = (c, next) => (c.get('apiToken') ? tokenLimit(c, next) : apiLimit(c, next))
   const loginLimit = rateLimit({ rule: () => limits.login, key: byAddress, clock, what: 'sign-in attempts' })
   const registerLimit = rateLimit({ rule: () => limits.register, key: byAddress, clock, what: 'sign-up attempts' })
 
@@ -84,17 +91,21 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   api.use(csrfGuard())
   api.use(async (c, next) =>
     UPLOAD_PATHS.has(c.req.path) ? next() : bodyLimit(() => config.bodyLimitBytes)(c, next))
-  api.use(identify({ sessions: auth.sessions }))
-  api.use(async (c, next) => (OWN_LIMIT.has(`${c.req.method} ${c.req.path}`) ? next() : apiLimit(c, next)))
+  api.use(identify({ sessions: auth.sessions, tokens: auth.tokens }))
+  // A tool call through /mcp was counted there once; the API calls it makes in-process are not counted again.
+  api.use(async (c, next) => (OWN_LIMIT.has(`${c.req.method} ${c.req.path}`) || c.env?.via === 'mcp' ? next() : limitPerCaller(c, next)))
   api.use(requireSession({ isPublic: (m, p) => PUBLIC_AUTH_ROUTES.has(`${m} ${p}`) }))
+  api.use(readOnlyGate())
 
   api.get('/health', (c) => c.json({ ok: true }))
   api.route('/auth', authRoutes({ auth, loginLimit, registerLimit }))
   api.route('/users', userRoutes({ auth }))
+  api.route('/tokens', tokenRoutes({ tokens: auth.tokens }))
   for (const r of deps.routes ?? []) api.route(r.path, r.routes)
   api.all('*', notFound)
 
   app.route('/api', api)
+  if (deps.mcp) mountMcp(app, deps.mcp, { auth, tokenLimit, bodyLimitBytes: () => config.bodyLimitBytes })
   mountStaticUi(app, config.uiDir)
   return app
 }

@@ -2,6 +2,7 @@ export { openDatabase, closeDatabase, MIGRATIONS_DIR, type Db, type OpenDatabase
 export * as schema from './schema.ts'
 export * from './queries/users.ts'
 export * from './queries/invites.ts'
+export * from './queries/api-tokens.ts'
 export * from './queries/settings.ts'
 
 /** Runs `fn` in one SQLite transaction (all or nothing). */

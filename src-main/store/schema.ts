@@ -28,6 +28,19 @@ export const invites = sqliteTable('invites', {
   revokedAt: ms('revoked_at'),
 }, (t) => [uniqueIndex('invites_code_hash_idx').on(t.codeHash)])
 
+/** Personal API tokens: only the SHA-256 of the secret is kept; revoked rows stay so a refusal can say why. */
+export const apiTokens = sqliteTable('api_tokens', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  hint: text('hint').notNull(),
+  readOnly: integer('read_only', { mode: 'boolean' }).notNull().default(false),
+  createdAt: createdAt(),
+  lastUsedAt: ms('last_used_at'),
+  revokedAt: ms('revoked_at'),
+}, (t) => [uniqueIndex('api_tokens_token_hash_idx').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)])
+
 /** Key/value settings that are not secrets (secrets live in the credential store). */
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),

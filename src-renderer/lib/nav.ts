@@ -18,7 +18,7 @@ export const NAV: NavItem[] = [
   { to: '/pipeline', label: 'Pipeline', icon: 'pipeline', action: 'pipeline:read', key: 'p' },
   { to: '/import', label: 'Import', icon: 'upload', action: 'import:use', key: 'i' },
   { to: '/export', label: 'Export', icon: 'download', action: 'export:use', key: 'e' },
-  { to: '/settings', label: 'Settings', icon: 'settings', action: 'settings:manage', key: ',' },
+  { to: '/settings', label: 'Settings', icon: 'settings', action: 'tokens:manage', key: ',' },
 ]
 
 export const isActive = (to: string, path: string) => (to === '/' ? path === '/' : path === to || path.startsWith(`${to}/`))

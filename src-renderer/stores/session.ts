@@ -43,7 +43,7 @@ export const useSessionStore = create<SessionState>((set, get) => ({
       const me = await authApi.fetchMe()
       set({ status: 'signed-in', user: me.user, expiresAt: me.expiresAt })
       // Keep an active person signed in: renew when less than a few hours remain.
-      if (Date.parse(me.expiresAt) - Date.now() < 4 * 3600_000) {
+      if (me.expiresAt && Date.parse(me.expiresAt) - Date.now() < 4 * 3600_000) {
         authApi.refresh().then((r) => set({ expiresAt: r.expiresAt }), () => undefined)
       }
     } catch (e) {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ROLES } from '../roles.ts'
+import { zTokenIdentity } from './tokens.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
 /** bcrypt ignores bytes past 72; longer passwords are refused rather than silently truncated. */
@@ -62,8 +63,10 @@ export type SetupBody = z.infer<typeof zSetupBody>
 export const zAuthResponse = z.object({ user: zUser })
 export const zMeResponse = z.object({
   user: zUser,
-  /** When the session token expires (ISO 8601 UTC). */
-  expiresAt: z.string(),
+  /** When the session token expires (ISO 8601 UTC); null for a personal API token, which does not. */
+  expiresAt: z.string().nullable(),
+  /** The personal API token the request was made with, if any. */
+  token: zTokenIdentity.optional(),
 })
 
 export const zSetupStatus = z.object({

@@ -542,9 +542,10 @@ export const JOURNEYS: Journey[] = [
       ctx.state.member = p
       assert((await text(p, '.me-role')) === 'member', 'the invite gave the member role')
       const nav = await navLabels(p)
-      assert(nav.includes('Search') && nav.includes('Export') && !nav.includes('Import') && !nav.includes('Settings'), `member navigation (${nav})`)
+      // Settings holds the member's own API tokens; the admin sections answer with the refusal.
+      assert(nav.includes('Search') && nav.includes('Export') && !nav.includes('Import') && nav.includes('Settings'), `member navigation (${nav})`)
       await shootBoth(p, 'dashboard-member')
-      await p.goto(`${ctx.url}/settings`)
+      await p.goto(`${ctx.url}/settings?tab=ai`)
       await p.getByRole('heading', { name: 'Not available for your role' }).waitFor()
       const refusal = await p.locator('.state, .empty-state').filter({ hasText: 'Not available for your role' }).first().innerText()
       assert(/Only admins can change settings\. As a member you can search, export/.test(refusal) && !/settings:manage/.test(refusal),
@@ -582,6 +583,42 @@ export const JOURNEYS: Journey[] = [
       assert(used.length === 2 && used.every((w) => /^used /.test(w)), `used invites say when they were used (${used})`)
       const active = await a.locator('tr:has(.pill-active) [data-invite-when]').allInnerTexts()
       assert(active.every((w) => /^expires in /.test(w)), `active invites say when they expire (${active})`)
+    },
+  },
+  {
+    name: 'api tokens: a member creates one in Settings, sees it once, uses it, revokes it',
+    async run(ctx) {
+      const who = { email: 'tess@example.com', password: 'token tester password' }
+      await ctx.sheaf.auth.users.create({ ...who, name: 'Tess Token', role: 'member' })
+      const p = await newPage(ctx)
+      await p.goto(`${ctx.url}/signin`)
+      await p.fill('#email', who.email)
+      await p.fill('#password', who.password)
+      await p.click('button[type=submit]')
+      await p.locator('nav[aria-label="Main"] .nav-link', { hasText: 'Settings' }).click()
+      await p.getByRole('tab', { name: 'API tokens' }).waitFor()
+      const tabs = (await p.getByRole('tab').allInnerTexts()).map((s) => s.trim())
+      assert(tabs.length === 1 && tabs[0] === 'API tokens', `a member's settings are their tokens only (${tabs})`)
+      await p.getByText('No tokens yet.').waitFor()
+      await p.fill('#token-name', 'Claude Desktop')
+      await p.getByRole('button', { name: 'Create token' }).click()
+      const secret = await p.inputValue('#token-secret')
+      assert(/^sheaf_[\w-]{43}$/.test(secret), `the new token is shown (${secret.slice(0, 10)}…)`)
+      const me = await fetch(`${ctx.url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })
+      const body = (await me.json()) as { user: { email: string }; token: { name: string } }
+      assert(me.status === 200 && body.user.email === who.email && body.token.name === 'Claude Desktop', `the token acts as its owner (${me.status})`)
+      await p.getByRole('button', { name: 'Done' }).click()
+      await p.locator('[data-tokens] tbody tr').first().waitFor()
+      await p.reload()
+      await p.locator('[data-tokens] tbody tr').first().waitFor()
+      assert(!(await p.content()).includes(secret), 'the secret is not shown again')
+      assert((await text(p, '[data-tokens] tbody tr td.mono')) === `${secret.slice(0, 10)}…`, 'the list names the token by its first characters')
+      await shootBoth(p, 'settings-tokens')
+      await p.getByRole('button', { name: 'Revoke token Claude Desktop' }).click()
+      await p.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click()
+      await p.getByText('No tokens yet.').waitFor()
+      const after = await fetch(`${ctx.url}/api/bookmarks`, { headers: { authorization: `Bearer ${secret}` } })
+      assert(after.status === 401, `a revoked token is refused at once (${after.status})`)
     },
   },
   {

@@ -30,6 +30,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       SHEAF_RATE_LIMIT_API: '100000/1m',
       SHEAF_RATE_LIMIT_LOGIN: '100000/1m',
       SHEAF_RATE_LIMIT_REGISTER: '100000/1m',
+      SHEAF_RATE_LIMIT_TOKEN: '100000/1m',
       ...opts.env,
     }),
     ...opts.config,

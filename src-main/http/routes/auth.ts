@@ -4,6 +4,7 @@ import { zLoginBody, zRegisterBody, zSetupBody } from '../../../src-shared/schem
 import type { Auth } from '../../auth/index.ts'
 import type { AppEnv } from '../app-env.ts'
 import { clearSessionCookie, setSessionCookie } from '../cookies.ts'
+import { browserSessionOnly } from '../middleware/session.ts'
 import { jsonBody } from '../validate.ts'
 
 export interface AuthRouteDeps {
@@ -32,8 +33,12 @@ export const authRoutes = ({ auth, loginLimit, registerLimit }: AuthRouteDeps) =
       clearSessionCookie(c)
       return c.json({ ok: true })
     })
-    .get('/me', (c) => c.json({ user: c.get('user'), expiresAt: expiresAt(c.get('sessionExp')) }))
-    .post('/refresh', async (c) => {
+    .get('/me', (c) => {
+      const token = c.get('apiToken')
+      // An API token does not expire; it says which token the request was made with instead.
+      return c.json(token ? { user: c.get('user'), expiresAt: null, token } : { user: c.get('user'), expiresAt: expiresAt(c.get('sessionExp')) })
+    })
+    .post('/refresh', browserSessionOnly('start a browser session'), async (c) => {
       const s = await auth.sessions.issue(c.get('user'))
       setSessionCookie(c, s.token)
       return c.json({ user: s.user, expiresAt: expiresAt(s.claims.exp) })

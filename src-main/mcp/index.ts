@@ -1,0 +1,3 @@
+export { createMcpHandler, type McpCaller, type McpHandler } from './http.ts'
+export { runMcpStdio, type StdioOptions } from './stdio.ts'
+export { MCP_SERVER_NAME } from './server.ts'
