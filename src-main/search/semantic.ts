@@ -28,6 +28,8 @@ export interface SemanticIndex {
   readonly simd: boolean
 }
 
+const QUERY_CACHE = 256
+
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
 
 const toFloat = (e: SearchStoredEmbedding): Float32Array => {
@@ -41,6 +43,8 @@ const toFloat = (e: SearchStoredEmbedding): Float32Array => {
 
 export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean }): SemanticIndex {
   let index: FlatIndex | null = null
+  /** Recent questions' vectors (least recently used first): the next page, a refined filter or a re-run costs no model call. */
+  const queries = new Map<string, Float32Array>()
   /** Remote-model posts whose vector is missing or stale; backfill() embeds them. */
   const missing = new Set<number>()
 
@@ -137,7 +141,15 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     },
     async embedQuery(text, signal) {
       if (embedder.embedNow) return embedder.embedNow(text)
+      const hit = queries.get(text)
+      if (hit) {
+        queries.delete(text)
+        queries.set(text, hit)
+        return hit
+      }
       const [v] = await embedder.embed([text], signal)
+      queries.set(text, v)
+      if (queries.size > QUERY_CACHE) queries.delete(queries.keys().next().value!)
       return v
     },
   }
