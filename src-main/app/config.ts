@@ -27,6 +27,8 @@ export interface Config {
   connections: { headersTimeoutMs: number; bodyTimeoutMs: number; requestTimeoutMs: number }
   /** Fetch media from private/loopback addresses (off by default; tests use it for a loopback media server). */
   allowPrivateMediaFetch: boolean
+  /** The Claude Code CLI to run (SHEAF_CLAUDE_PATH), or null for `claude` on PATH. */
+  claudePath: string | null
 }
 
 export const DEFAULT_PORT = 5717
@@ -93,6 +95,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     allowedHosts: (env.SHEAF_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     uiDir: env.SHEAF_UI_DIR ?? null,
     allowPrivateMediaFetch: env.SHEAF_ALLOW_PRIVATE_MEDIA_FETCH === '1',
+    claudePath: env.SHEAF_CLAUDE_PATH || null,
     connections: {
       headersTimeoutMs: millis(env, 'SHEAF_HEADERS_TIMEOUT_MS', 10_000, 1),
       bodyTimeoutMs: millis(env, 'SHEAF_BODY_TIMEOUT_MS', 15_000, 1),

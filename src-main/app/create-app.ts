@@ -69,7 +69,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const extraHosts = new Set(config.allowedHosts)
     const spoolDir = join(config.dataDir, 'tmp')
     clearSpool(spoolDir)
-    const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: process.env.SHEAF_CLAUDE_PATH })
+    const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: config.claudePath ?? undefined })
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
     const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport(), batchScale: overrides.pipelineBatchScale })
     // onImported (ids of new and changed posts): index them for search now, and auto-run the pipeline.

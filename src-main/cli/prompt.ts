@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline'
+import { Writable } from 'node:stream'
 
 /** Reads all of stdin (for --password-stdin), without the trailing newline. */
 export async function readStdin(): Promise<string> {
@@ -7,15 +8,13 @@ export async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
 }
 
-/** Asks for a secret on a terminal without echoing it. */
+/** Asks for a secret on a terminal without echoing it: readline writes its echo to a stream that drops it. */
 export function promptHidden(question: string): Promise<string> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true })
-    const out = rl as unknown as { _writeToOutput: (s: string) => void }
-    out._writeToOutput = (s: string) => {
-      if (s.includes(question)) process.stderr.write(question)
-    }
-    rl.question(question, (answer) => {
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() })
+    const rl = createInterface({ input: process.stdin, output: silent, terminal: true })
+    process.stderr.write(question)
+    rl.question('', (answer) => {
       rl.close()
       process.stderr.write('\n')
       resolve(answer)

@@ -45,9 +45,9 @@ async function main(): Promise<number> {
     SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
     SHEAF_RATE_LIMIT_REGISTER: '1000/1m',
     SHEAF_UI_DIR: OUT,
+    // No claude command on this run, whatever the machine has: the settings journey checks what that reads like.
+    SHEAF_CLAUDE_PATH: join(dataDir, 'no-claude-here'),
   })
-  // No claude command on this run, whatever the machine has: the settings journey checks what that reads like.
-  process.env.SHEAF_CLAUDE_PATH = join(dataDir, 'no-claude-here')
   const sheaf = await createApp(config, { log: createLogger({ level: 'error' }), bcryptCost: 4 })
   const server = await listen(sheaf, '127.0.0.1', 0)
   const browser: Browser = await chromium.launch({
