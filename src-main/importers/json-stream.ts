@@ -29,13 +29,9 @@ class Position {
   get where() { return `line ${this.line}, column ${this.column} (character ${this.offset})` }
 }
 
-/** An Assembler that keeps long integers (ids) as strings instead of rounding them. */
-function makeAssembler(): Assembler {
-  const asm = new Assembler()
-  const save = (asm as unknown as { _saveValue(v: unknown): void })._saveValue.bind(asm)
-  asm.numberValue = (v: string) => save(v.length > SAFE_DIGITS && /^\d+$/.test(v) ? v : Number(v))
-  return asm
-}
+/** A long integer (an id) arrives as a string token, so the assembler keeps its digits instead of rounding them. */
+const keepLongInteger = (t: Token): Token =>
+  t.name === 'numberValue' && t.value.length > SAFE_DIGITS && /^\d+$/.test(t.value) ? { name: 'stringValue', value: t.value } : t
 
 /**
  * Streams one JSON document: every object or array whose path satisfies `isRecord` is yielded on
@@ -51,7 +47,7 @@ function makeAssembler(): Assembler {
 export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: JsonPath) => boolean, opts: { longIntegers?: boolean } = {}): AsyncGenerator<JsonEvent> {
   const longIntegers = opts.longIntegers ?? true
   const parse = jsonParser({ streamValues: false })
-  const rest = makeAssembler()
+  const rest = new Assembler()
   const pos = new Position()
   let chunk = ''
   let chunkStart = 0
@@ -73,7 +69,7 @@ export async function* streamJson(text: AsyncIterable<string>, isRecord: (path: 
         throw invalid(`${(e as Error).message} (near here)`, { line: pos.line, column: pos.column, offset: pos.offset })
       }
       const values = (tokens as { values?: Token[] } | null)?.values
-      if (values) for (let i = 0; i < values.length; i++) { sawValue = true; rest.consume(values[i]) }
+      if (values) for (let i = 0; i < values.length; i++) { sawValue = true; rest.consume(keepLongInteger(values[i])) }
     },
     record(raw, path, startOffset) {
       sawValue = true
