@@ -23,6 +23,7 @@ const cleanTag = (raw: string): string =>
   raw
     .trim()
     .replace(/^#+/, '')
+    .replace(/['’]s$/i, '')
     .replace(/[_]+/g, ' ')
     .replace(/\s+/g, ' ')
     .replace(/^[^\p{L}\p{N}.]+|[^\p{L}\p{N}+#]+$/gu, '')
