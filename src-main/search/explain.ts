@@ -20,11 +20,14 @@ export const BM25_SCALE = 4
 export const COSINE_FLOOR = 0.35
 const COSINE_SPAN = 0.5
 
-export function relevanceOf(e: Evidence, nTerms: number): number {
+/** How much meaning counts beside the words: a query with a typo the encoder read as something else counts it for less. */
+export const SEMANTIC_WEIGHT = 0.85
+
+export function relevanceOf(e: Evidence, nTerms: number, semanticWeight = SEMANTIC_WEIGHT): number {
   const lexConf = e.bm25 === null ? 0 : 1 - Math.exp(-e.bm25 / Math.max(1, nTerms) / BM25_SCALE)
   const lex = lexConf * Math.pow(e.coverage, 1.5)
   const sem = e.cosine === null ? 0 : Math.min(1, Math.max(0, (e.cosine - COSINE_FLOOR) / COSINE_SPAN))
-  const rel = 1 - (1 - lex) * (1 - 0.85 * sem)
+  const rel = 1 - (1 - lex) * (1 - semanticWeight * sem)
   return Math.round(Math.min(1, Math.max(0, rel)) * 1000) / 1000
 }
 

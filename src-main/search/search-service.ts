@@ -8,6 +8,8 @@ import { bookmarksForHits } from './hits.ts'
 import { approxBm25, COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
 import { phraseExpr, quickExpr, termExpr } from './fts-query.ts'
 import { parseQuery } from './query-parser.ts'
+import { BLANK_TEXT, hasTypo, meaningText, semanticWeight, withoutBlank } from './query-meaning.ts'
+import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
 import { describe, filterReasons, titleOf } from './understood.ts'
 import { applyOrder, runRerank, type Reranker } from './rerank.ts'
 import { createProviderSemantic } from './provider-semantic.ts'
@@ -116,6 +118,9 @@ export function createSearch(deps: SearchDeps): Search {
       return null
     }
   }
+  let blank: Promise<Float32Array | null> | null = null
+  /** The encoder's vector of text it cannot read, once per search service (null if it failed: nothing is dropped). */
+  const blankVector = (index: SemanticIndex) => (blank ??= index.embedQuery(BLANK_TEXT).catch(() => (blank = null)))
   let speller: { at: number; stamp: string; s: Speller } | null = null
   const dictionary = loadDictionary()
   let closed = false
@@ -216,19 +221,23 @@ export function createSearch(deps: SearchDeps): Search {
 
     // Only a word that finds nothing and is no known word (a dictionary's or the library's) is read as
     // its closest indexed spelling; the answer says so and offers the word as typed.
+    let unknownWords = 0
     const matchers: TermMatcher[] = p.terms.map((term) => {
-      if (term.length < 4 || /\d/.test(term) || dictionary.has(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
-      return { term, corrected: correct(term) }
+      if (/\d/.test(term) || dictionary.has(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
+      const corrected = term.length < 4 ? null : correct(term)
+      if (!corrected) unknownWords++
+      return { term, corrected }
     })
     const corrections: Array<{ from: string; to: string }> = []
-    let semanticText = p.text
     for (const m of matchers) {
       if (!m.corrected) continue
       const [hit] = searchLexical(db, `"${m.corrected}"*`, {}, 1, SCORE_CAP)
       const shown = (hit && surface(searchDocuments(db, [hit.id])[0], m.corrected)) || m.corrected
       corrections.push({ from: m.term, to: shown })
-      semanticText = semanticText.replace(new RegExp(`\\b${m.term}\\b`, 'gi'), shown)
     }
+    const semanticText = meaningText(p.text, corrections)
+    const typo = hasTypo(corrections.length, unknownWords)
+    const meaningWeight = semanticWeight(typo)
 
     const understood = describe(p, cat, corrections, notes)
     const hasText = matchers.length > 0 || p.phrases.length > 0
@@ -261,6 +270,8 @@ export function createSearch(deps: SearchDeps): Search {
           }
           qv ??= await semantic.embedQuery(semanticText)
           nearest = small ? used.query(qv, CANDIDATES, new Set(small)) : nearestPassing(used, qv, filter)
+          const blankV = used.model === LOCAL_EMBEDDING_MODEL && nearest.length ? await blankVector(used) : null
+          if (blankV) nearest = withoutBlank(nearest, used.query(blankV, nearest.length, new Set(nearest.map((n) => n.id))), dot(qv, blankV), typo)
           // Loosely related posts sit near the floor (0.35-0.4 by model); keep those close to the best match only.
           const floor = Math.max(used.cosineFloor ?? COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
           nearest = nearest.filter((n) => n.score >= floor)
@@ -285,7 +296,7 @@ export function createSearch(deps: SearchDeps): Search {
       if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
       parts.push(...filterParts)
       const relevance = hasText
-        ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, ...lex }, matchers.length + p.phrases.length)
+        ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, ...lex }, matchers.length + p.phrases.length, meaningWeight)
         : 1
       return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
     })
@@ -343,6 +354,12 @@ export function createSearch(deps: SearchDeps): Search {
       timer = null
     },
   }
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
+  return s
 }
 
 function fuse(lexical: Array<{ id: number; score: number }>, nearest: Array<{ id: number; score: number }>) {

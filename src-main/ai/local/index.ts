@@ -7,6 +7,7 @@ export { embedText, embedWords, cosine, normalize, loadWordVectors, parseWordVec
 export { DEFAULT_RESOURCES_DIR } from './resources.ts'
 export { createTagVocabulary, normalizeTag, editDistance, type TagVocabulary } from './tag-vocabulary.ts'
 export { suggestTags, type TagDeps } from './tags.ts'
+export { createTagMerger, tagEvidence, shouldMerge, MERGE_COSINE, type TagMerger, type Evidence as TagEvidence } from './tag-meaning.ts'
 export { summarize, gistSentences, wantsGist, ownWords, MAX_SUMMARY, SHORT_POST, LONG_POST, type SummarizeOptions } from './summarize.ts'
 export { classifyAction, actionScores, actionPrototypes, ACTION_DESCRIPTIONS, ARCHIVE_BASE, type Action, type ActionDeps, type ActionPrototypes } from './action.ts'
 export { createCategorizer, encodeCategories, categoryPhrasings, categoryItems, postText, type Categorizer, type CategorizerOptions, type CategoryVectors, type CategoryDef, type CategoryExample, type CategoryScore } from './categorizer.ts'

@@ -8,7 +8,28 @@ import { embedWords, type WordVectors } from './word-vectors.ts'
  */
 export type SentimentFeatures = { sparse: string[]; dense: number[] }
 
-export const DENSE_NAMES = ['bias', 'lexicon', 'lexiconMax', 'lexiconMin', 'exclaim', 'question', 'caps'] as const
+export const DENSE_NAMES = [
+  'bias', 'lexicon', 'lexiconMax', 'lexiconMin', 'exclaim', 'question', 'caps',
+  'lexiconLast', 'positiveSentences', 'negativeSentences', 'lexiconSilent', 'negation', 'link', 'length',
+] as const
+
+/**
+ * How the lexicon reads the sentences (the last one often carries the verdict: "…but it works"),
+ * whether it finds nothing (news-like neutral posts), negation, a link, length (log words).
+ */
+const sentenceCues = (doc: TextDoc, words: number): number[] => {
+  const s = doc.sentenceSentiments
+  const n = Math.max(1, s.length)
+  return [
+    s.length ? s[s.length - 1] : 0,
+    s.filter((v) => v > 0.05).length / n,
+    s.filter((v) => v < -0.05).length / n,
+    doc.sentiment === 0 ? 1 : 0,
+    doc.tokens.some((t) => t.negated) ? 1 : 0,
+    doc.tokens.some((t) => t.type === 'url') ? 1 : 0,
+    Math.log1p(words) / 4,
+  ]
+}
 
 const squash = (w: string) => w.replace(/(.)\1{2,}/g, '$1$1')
 
@@ -70,6 +91,7 @@ export const sentimentFeatures = (doc: TextDoc, vectors: WordVectors): Sentiment
     Math.min(exclaim, 3) / 3,
     Math.min(question, 3) / 3,
     wordCount ? caps / wordCount : 0,
+    ...sentenceCues(doc, wordCount),
     ...embedWords(words, vectors),
   ]
   return { sparse: [...sparse], dense }

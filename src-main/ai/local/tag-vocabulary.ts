@@ -12,6 +12,8 @@ export type TagVocabulary = {
   /** Canonical form if known, without adding; null when it would be new. */
   lookup(raw: string): string | null
   tags(): string[]
+  /** From now on `tag` (and every form that read as it) reads as `into`, an existing tag. */
+  merge(tag: string, into: string): void
 }
 
 export const loadTagSynonyms = memoByDir((dir) => {
@@ -23,6 +25,7 @@ const cleanTag = (raw: string): string =>
   raw
     .trim()
     .replace(/^#+/, '')
+    .replace(/['’]s$/i, '')
     .replace(/[_]+/g, ' ')
     .replace(/\s+/g, ' ')
     .replace(/^[^\p{L}\p{N}.]+|[^\p{L}\p{N}+#]+$/gu, '')
@@ -122,8 +125,16 @@ export const createTagVocabulary = (existing: string[] = [], deps: TagVocabulary
     return tag
   }
 
+  const merge = (tag: string, into: string) => {
+    if (tag === into) return
+    for (const [k, v] of byKey) if (v === tag) byKey.set(k, into)
+    for (const [k, v] of seen) if (v === tag) seen.set(k, into)
+    const list = byPrefix.get(tag.slice(0, 2))
+    if (list) byPrefix.set(tag.slice(0, 2), list.filter((t) => t !== tag))
+  }
+
   for (const t of existing) normalize(t)
-  return { normalize, lookup, tags: () => [...new Set(byKey.values())] }
+  return { normalize, lookup, merge, tags: () => [...new Set(byKey.values())] }
 }
 
 export const normalizeTag = (raw: string, vocab: TagVocabulary): string => vocab.normalize(raw)

@@ -37,15 +37,22 @@ const languageTag = (lang: string | null | undefined): string | null => {
   return languageNames.of(lang.toLowerCase()) ?? null
 }
 
+const UPPER = /^\p{Lu}/u
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The post writes these words capitalised, one after another ("Saudi Arabia", not "saudi arabia" or "Por aquí"). */
+const writtenCapitalised = (text: string, words: string[]): boolean =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${words.map(escapeRe).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu').exec(text)?.[0].split(/\s+/).every((w) => UPPER.test(w)) ?? false
+
 /**
  * Names of two or three words, kept whole ("Media Query Mario", "Saudi Arabia"): runs of proper nouns
- * in the post's reading. Their words are not offered again as keywords on their own.
+ * in the post's reading, written capitalised. Their words are not offered again as keywords on their own.
  */
 const properNames = (doc: TextDoc): string[] => {
   const out: string[] = []
   let run: string[] = []
   const flush = () => {
-    if (run.length >= 2 && run.length <= 3) out.push(run.join(' '))
+    if (run.length >= 2 && run.length <= 3 && writtenCapitalised(doc.text, run)) out.push(run.join(' '))
     run = []
   }
   for (const t of doc.tokens) {
@@ -56,8 +63,51 @@ const properNames = (doc: TextDoc): string[] => {
   return [...new Set(out)]
 }
 
+/**
+ * The same for a post in another language, whose words the English reading cannot tag: runs of two or
+ * three capitalised words, leaving out a sentence's first word (capitalised for its place, not as a
+ * name: "El miércoles") and a leading word of two letters ("En Arc").
+ */
+const capitalisedRuns = (text: string): string[] => {
+  const out: string[] = []
+  for (const sentence of cleanText(text, { keepHandles: false }).split(/[.!?:;¿¡…\n"“”«»()[\]|=>·•-]+/)) {
+    const words = sentence.trim().split(/\s+/).slice(1)
+    let run: string[] = []
+    const flush = () => {
+      // A leading word of two letters is an article or preposition more often than a name ("En Arc", "La cuenta").
+      if (run.length > 0 && [...run[0]].length <= 2) run = run.slice(1)
+      if (run.length >= 2 && run.length <= 3) out.push(run.join(' ').toLowerCase())
+      run = []
+    }
+    for (const w of words) {
+      if (/^\p{Lu}[\p{Ll}\p{M}]+$/u.test(w)) run.push(w)
+      else flush()
+    }
+    flush()
+  }
+  return [...new Set(out)]
+}
+
 /** CSS declarations and inline code are not what a post is about ("justify-content: auto;" gave #auto #content). */
 const withoutCode = (text: string): string => text.replace(/`[^`\n]*`/g, ' ').replace(/[\w-]+\s*:\s*[^;\n{}]*;/g, ' ').replace(/\b[a-z]+(?:-[a-z]+)+\b/g, (w) => (/^(?:[a-z]+-)+[a-z]+$/.test(w) && /[;{}:]/.test(text) ? ' ' : w))
+
+/** Nouns that name no subject: a post is not "about" its guys, problem or yesterday. */
+const FILLER = new Set((
+  'guy guys folks friend friends problem problems issue issues info information detail details user users other others thanks ' +
+  'hour hours minute minutes second seconds yesterday tomorrow tonight morning evening date side list fact facts period change changes ' +
+  'access answer answers question questions purpose context everyone everybody anybody nobody stuff kind sort bit lots reason reasons ' +
+  'idea ideas case cases end way ways place life world home click check update updates news word words piece number numbers type types ' +
+  'version versions example examples step steps result results level levels area areas matter job jobs team teams moment moments ' +
+  'chance hey hello wow lol omg'
+).split(' '))
+
+/** A gazetteer concept the post only uses as a verb ("continue to learn") is no subject either. */
+const usedOnlyAsVerb = (doc: TextDoc | undefined, concept: string): boolean => {
+  if (!doc || concept.includes(' ')) return false
+  const key = stem(concept.toLowerCase())
+  const uses = doc.tokens.filter((t) => t.type === 'word' && stem(t.normal) === key)
+  return uses.length > 0 && uses.every((t) => t.pos === 'VERB' || t.pos === 'AUX')
+}
 
 /** Broad gazetteer topics that say little as tags on their own. */
 const WEAK_TOPICS = new Set(['tools', 'business', 'lifestyle', 'news', 'learning'])
@@ -69,7 +119,7 @@ const WEAK_TOPICS = new Set(['tools', 'business', 'lifestyle', 'news', 'learning
 const keywords = (text: string, vectors: WordVectors, n: number, skip: Set<string>): string[] => {
   const counts = new Map<string, { word: string; score: number }>()
   for (const w of simpleWords(withoutCode(cleanText(text, { keepHandles: false })).replace(/#[\p{L}\p{N}_]+/gu, ' '))) {
-    if (w.length < 4 || STOPWORDS.has(w) || /\d/.test(w) || skip.has(w)) continue
+    if (w.length < 4 || STOPWORDS.has(w) || FILLER.has(w) || /\d/.test(w) || skip.has(w)) continue
     const i = vectors.indexOf(w)
     // Unknown words are often typos or handles; very common ones carry no topic.
     if (i < 0) continue
@@ -100,15 +150,18 @@ export const suggestTags = (post: PostLike, entities: Entities, deps: TagDeps = 
     const t = vocab.normalize(raw)
     if (t && !out.includes(t)) out.push(t)
   }
-  for (const name of [...entities.tools, ...entities.products, ...entities.companies].slice(0, 4)) push(name)
+  const english = readsAsEnglish(post.lang)
+  // In another language a name is written capitalised; "la imagen" is not Google's Imagen.
+  const named = [...entities.tools, ...entities.products, ...entities.companies].filter((n) => english || writtenCapitalised(post.text, n.split(/\s+/)) || /[A-Z].*[A-Z]|\d/.test(n))
+  for (const name of named.slice(0, 4)) push(name)
   for (const r of entities.repos.slice(0, 1)) push(r.name)
   for (const h of entities.hashtags.slice(0, 3)) if (h.length >= 2 && !/^\d+$/.test(h)) push(h)
   const strong = entities.topics.filter((t) => !WEAK_TOPICS.has(t))
   for (const t of strong.slice(0, 2)) push(t)
-  for (const c of entities.concepts.slice(0, 2)) push(c)
-  const names = deps.doc ? properNames(deps.doc) : []
+  for (const c of entities.concepts.filter((c) => !usedOnlyAsVerb(deps.doc, c)).slice(0, 2)) push(c)
+  const names = english ? (deps.doc ? properNames(deps.doc) : []) : capitalisedRuns(post.text)
   for (const n of names.slice(0, 2)) push(n)
-  if (out.length < min + 1 && readsAsEnglish(post.lang)) {
+  if (out.length < min + 1 && english) {
     const text = [post.text, post.quoted?.text ?? '', ...(post.media ?? []).map((m) => m.altText ?? '')].join('\n')
     const inNames = new Set(names.flatMap((n) => n.split(' ')))
     const skip = deps.doc ? notNouns(deps.doc) : new Set<string>()
@@ -126,7 +179,7 @@ export const suggestTags = (post: PostLike, entities: Entities, deps: TagDeps = 
   }
   for (const p of [...entities.places, ...entities.organisations, ...entities.people]) {
     if (out.length >= min) break
-    push(p)
+    if (english || writtenCapitalised(post.text, p.split(/\s+/))) push(p)
   }
   return out
 }

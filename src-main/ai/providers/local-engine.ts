@@ -1,6 +1,6 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
-  actionPrototypes, classifyAction, classifySentiment, createCategorizer, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, gistSentences, loadGazetteer,
+  actionPrototypes, classifyAction, classifySentiment, createCategorizer, createTagMerger, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, gistSentences, loadGazetteer,
   loadSentenceEncoder, normalize, readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type TagVocabulary,
 } from '../local/index.ts'
 import { decodeEntities } from '../local/text.ts'
@@ -129,7 +129,7 @@ export function createEngine(config: EngineConfig): EngineState & {
   let categories = { defs: config.categories, examples: config.examples, vectors: config.categoryVectors }
   let categorizer: Promise<Categorizer | null> | null = null
   const configure = async (c: Partial<EngineConfig>) => {
-    if (c.existingTags) for (const t of c.existingTags) state.vocab.normalize(t)
+    if (c.existingTags) merger.know(c.existingTags)
     if (c.categories) {
       categories = { defs: c.categories, examples: c.examples ?? [], vectors: c.categoryVectors }
       categorizer = null
@@ -145,6 +145,7 @@ export function createEngine(config: EngineConfig): EngineState & {
   }
   const currentCategorizer = () => (categorizer ??= build())
   const encode = async (texts: string[]) => (texts.length ? (await loadSentenceEncoder()).encode(texts) : [])
+  const merger = createTagMerger(state.vocab, encode)
   return {
     get vocab() { return state.vocab },
     get categorizer() { return state.categorizer },
@@ -162,18 +163,21 @@ export function createEngine(config: EngineConfig): EngineState & {
       const vectors = parts.map(meanVector)
       const sentenceVectors = sentences.map((s, i) => parts[i].slice(0, s.length))
       const prototypes = await actionPrototypes(await loadSentenceEncoder())
-      return items.map(({ post }, i) => {
+      const out: SemanticResult[] = []
+      for (const [i, { post }] of items.entries()) {
         const p = asPost(post)
         const doc = readText(post.text)
         const ents = known[i]
         const sentiment = classifySentiment(post.text, { doc, vector: vectors[i] })
-        const tags = suggestTags(p, ents, { vocab: state.vocab, doc })
+        // Near-synonyms of tags already in the library ("devs", "developers") read as those.
+        const tags = await merger.resolve(suggestTags(p, ents, { vocab: state.vocab, doc }))
         // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
         if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
         const summary = summarize(p, { ocrText: post.imageText, thread: ents.kind === 'thread', sentenceVectors: sentenceVectors[i] })
         const action = classifyAction(p, ents, sentiment, { vector: vectors[i], prototypes })
-        return { id: post.id, summary, tags, sentiment: sentiment.label, sentimentConfidence: sentiment.confidence, action, ossReport: ossReportOf(ents), vector: vectors[i] }
-      })
+        out.push({ id: post.id, summary, tags, sentiment: sentiment.label, sentimentConfidence: sentiment.confidence, action, ossReport: ossReportOf(ents), vector: vectors[i] })
+      }
+      return out
     },
     categorize: async (items) => {
       const c = await currentCategorizer()

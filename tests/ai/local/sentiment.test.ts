@@ -63,15 +63,17 @@ describe('classifySentiment without a vector (text features only)', () => {
 
 describeIf(existsSync(TEST_SAMPLE), "needs the held-out TweetEval sample in ../shared/fixtures")('sentiment quality on the held-out TweetEval sample', () => {
   if (!existsSync(TEST_SAMPLE)) console.warn(`skipping: ${TEST_SAMPLE} not found`)
-  it('text features alone: a macro-averaged recall of at least 0.58 (mixed counts as wrong)', () => {
+  it('text features alone: a macro-averaged recall of at least 0.62 (mixed counts as wrong)', () => {
     const r = measureSentiment(TEST_SAMPLE)
     expect(r.n).toBe(600)
-    expect(r.macroRecall).toBeGreaterThanOrEqual(0.58)
+    expect(r.macroRecall).toBeGreaterThanOrEqual(0.62)
   })
-  it('with the sentence encoder: a macro-averaged recall of at least 0.63, and every class recalled at least half the time', async () => {
+  it('with the sentence encoder: a macro-averaged recall of at least 0.655, and every class recalled at least half the time', async () => {
     const r = await measureSentimentWithEncoder(TEST_SAMPLE)
     expect(r.n).toBe(600)
-    expect(r.macroRecall).toBeGreaterThanOrEqual(0.63)
+    expect(r.macroRecall).toBeGreaterThanOrEqual(0.655)
+    // The old weak spot: neutral posts read as negative (69 of 200 before, at 0.652).
+    expect(r.confusion.neutral.negative).toBeLessThanOrEqual(60)
     for (const c of ['negative', 'neutral', 'positive']) expect(r.recall[c]).toBeGreaterThanOrEqual(0.5)
   }, 120_000)
 })

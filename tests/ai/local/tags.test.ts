@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createTagVocabulary, editDistance, extractEntities, normalizeTag, readText, suggestTags } from '../../../src-main/ai/local/index.ts'
 import { makePost } from './make-post.ts'
-import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
+import { existsSync } from 'node:fs'
+import { ARCHIVE_TWEETS, hasFixtures, readArchivePosts, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
+import { STOPWORDS } from '../../../src-main/ai/local/text.ts'
 import { describeIf } from '../../support/skip.ts'
 import { NEEDS_FIXTURES } from '../../support/fixtures.ts'
 
@@ -118,5 +120,64 @@ describeIf(hasFixtures, NEEDS_FIXTURES)('suggestTags on real posts', () => {
       if (tags.length >= 3) three++
     }
     expect(three / english.length).toBeGreaterThanOrEqual(0.95)
+  })
+})
+
+describe('suggestTags in another language', () => {
+  const tags = (text: string, lang: string) => {
+    const p = makePost(text, { lang })
+    return suggestTags(p, extractEntities(p), { vocab: createTagVocabulary(), doc: readText(text) })
+  }
+  it('takes names written capitalised, never phrases the English reading took for names', () => {
+    expect(tags('Detalle final: "que no tape el texto"  Por último, el crédito bien merecido a Iván Malagón.', 'es')).toEqual(expect.arrayContaining(['iván malagón', 'spanish']))
+    expect(tags('Detalle final: "que no tape el texto"  Por último, el crédito bien merecido.', 'es')).toEqual(['spanish'])
+    expect(tags('TIL  En Arc: Alt+Cmd+N te abre una ventana de búsqueda', 'es')).not.toContain('en arc')
+    expect(tags('Russische Spione in Berlin festgenommen, sagt die Bundesanwaltschaft', 'de')).toEqual(expect.arrayContaining(['german']))
+  })
+  it('does not read a common word of the language as a product ("la imagen" is not Google\'s Imagen)', () => {
+    expect(tags('y la imagen se publicó esa misma tarde', 'es')).not.toContain('imagen')
+  })
+})
+
+const CODE_WORDS = new Set(['auto', 'content', 'items', 'flex', 'none', 'block', 'inline', 'px', 'const', 'function', 'return', 'div', 'span'])
+
+describeIf(hasFixtures && existsSync(ARCHIVE_TWEETS), NEEDS_FIXTURES)('tags of every real post in the fixtures (GraphQL captures, flat excerpt, X archive)', async () => {
+  const posts = hasFixtures && existsSync(ARCHIVE_TWEETS) ? [...readFixturePosts(), ...readFlatExcerpt(), ...(await readArchivePosts())] : []
+  const vocab = createTagVocabulary()
+  const tagged = posts.map((p) => {
+    const doc = readText(p.text)
+    const e = extractEntities(p, { doc })
+    return { p, e, tags: suggestTags(p, e, { vocab, doc }) }
+  })
+  it('reads over a thousand posts, most of them in Spanish', () => {
+    expect(tagged.length).toBeGreaterThan(1300)
+    expect(tagged.filter((t) => t.p.lang === 'es').length).toBeGreaterThan(600)
+  })
+  it('gives no stop word, filler noun, possessive or CSS/code keyword as a tag', () => {
+    for (const { p, tags } of tagged) {
+      for (const t of tags) {
+        expect(STOPWORDS.has(t), `${t} <- ${p.text}`).toBe(false)
+        expect(CODE_WORDS.has(t), `${t} <- ${p.text}`).toBe(false)
+        expect(t, p.text).not.toMatch(/['’]s$/)
+        expect(['guys', 'problem', 'friend', 'thanks', 'yesterday', 'details', 'users', 'others', 'info']).not.toContain(t)
+      }
+    }
+  })
+  it('tags a post in another language with names, hashtags, topics and its language, never a phrase of its own words as they are written', () => {
+    const foreign = tagged.filter((t) => t.p.lang && !/^(en|und|qme|qht|qam|qct|qst|zxx|art)$/.test(t.p.lang))
+    expect(foreign.length).toBeGreaterThan(700)
+    for (const { p, e, tags } of foreign) {
+      const lower = p.text.toLowerCase()
+      const known = new Set([...e.tools, ...e.products, ...e.companies, ...e.topics, ...e.concepts].map((n) => vocab.normalize(n)))
+      const hashtags = (p.text.match(/#[\p{L}\p{N}_]+/gu) ?? []).map((h) => h.slice(1).toLowerCase())
+      for (const t of tags.filter((x) => x.includes(' '))) {
+        // A phrase tag found in the text must be written there capitalised (a name) or be a hashtag.
+        if (!lower.includes(t) || known.has(t) || hashtags.some((h) => h.replace(/_/g, ' ') === t)) continue
+        const i = lower.indexOf(t)
+        const written = p.text.slice(i, i + t.length)
+        expect(written.split(/\s+/).every((w) => /^\p{Lu}/u.test(w)), `${t} <- ${p.text}`).toBe(true)
+      }
+    }
+    expect(foreign.filter((t) => t.tags.includes('spanish')).length).toBeGreaterThan(600)
   })
 })
