@@ -176,7 +176,8 @@ describe('search reranked by the configured provider (real server, loopback fake
     expect(openai.requests.some((r) => r.path === '/v1/embeddings' && r.body.input.length === 1 && /sqlite database/.test(r.body.input[0]))).toBe(true)
 
     openai.script = (req) => (req.path === '/v1/embeddings' ? { status: 401, body: JSON.stringify({ error: { message: `bad key ${KEY}` } }) } : undefined)
-    const failed = await ask('sqlite database')
+    // A new question (a repeated one reuses its vector and needs no call).
+    const failed = await ask('sqlite database speed')
     expect(failed.r.semanticModel).toBe('sheaf-search-wv100')
     expect(failed.r.results.length).toBeGreaterThan(1)
     expect(failed.raw).not.toContain(KEY)
