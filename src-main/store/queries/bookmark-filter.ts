@@ -17,6 +17,8 @@ export interface BookmarkFilter {
   tag?: string
   /** ISO 639-1 code (two lower-case letters). */
   lang?: string
+  /** `collapsed`: a thread shows as its root alone. */
+  threads?: 'collapsed'
 }
 
 export type SortKey = 'newest' | 'oldest' | 'popular' | 'imported'
@@ -93,6 +95,7 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     clauses.push('b.id IN (SELECT bt.bookmark_id FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE t.name = ?)')
     params.push(f.tag)
   }
+  if (f.threads === 'collapsed') clauses.push('(b.thread_position IS NULL OR b.thread_position = 1)')
   if (f.q?.trim()) clauses.push(...textMatch(f.q, params))
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
@@ -113,4 +116,4 @@ export function countSql(f: BookmarkFilter): { sql: string; params: unknown[] } 
 
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
-  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang])
+  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang, f.threads])

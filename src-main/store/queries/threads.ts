@@ -1,0 +1,59 @@
+import type { Db } from '../db.ts'
+import type { bookmarks } from '../schema.ts'
+import { idList, stmt } from './statements.ts'
+
+type Row = typeof bookmarks.$inferSelect
+
+/** A reply to the same author's own post, both in the library: one edge of a thread. */
+export interface SelfReply {
+  id: number
+  parentId: number
+  postId: Row['postId']
+  postCreatedAt: Row['postCreatedAt']
+  parentPostId: Row['postId']
+  parentCreatedAt: Row['postCreatedAt']
+}
+
+export type ThreadPlace = Pick<Row, 'id'> & { rootId: number; position: number; size: number }
+
+/**
+ * Every self-reply in the library, read from the partial reply index (replies only). `unknown` is
+ * the handle of a post whose author the export did not name: two of them are not known to be one person.
+ */
+export const selfReplies = (db: Db, unknownHandle: string): SelfReply[] =>
+  stmt(db, `SELECT c.id, p.id AS parentId, c.post_id AS postId, c.post_created_at AS postCreatedAt,
+      p.post_id AS parentPostId, p.post_created_at AS parentCreatedAt
+    FROM bookmarks c INDEXED BY bookmarks_reply_to_idx JOIN bookmarks p ON p.post_id = c.in_reply_to_post_id
+    WHERE c.in_reply_to_post_id IS NOT NULL AND lower(c.author_handle) = lower(p.author_handle)
+      AND lower(c.author_handle) <> ? AND c.id <> p.id`).all(unknownHandle) as SelfReply[]
+
+/** Every post now marked as a thread part, with its stored place. */
+export const storedThreadPlaces = (db: Db): ThreadPlace[] =>
+  stmt(db, `SELECT id, thread_root_id AS rootId, thread_position AS position, thread_size AS size
+    FROM bookmarks INDEXED BY bookmarks_thread_idx WHERE thread_root_id IS NOT NULL`).all() as ThreadPlace[]
+
+export function setThreadPlace(db: Db, p: ThreadPlace): void {
+  stmt(db, 'UPDATE bookmarks SET thread_root_id = ?, thread_position = ?, thread_size = ? WHERE id = ?').run(p.rootId, p.position, p.size, p.id)
+}
+
+export function clearThreadPlace(db: Db, id: number): void {
+  stmt(db, 'UPDATE bookmarks SET thread_root_id = NULL, thread_position = NULL, thread_size = NULL WHERE id = ?').run(id)
+}
+
+export type ThreadPart = Pick<Row, 'id' | 'text' | 'postCreatedAt'>
+
+/** A thread's parts in reading order. */
+export const threadParts = (db: Db, rootId: number): ThreadPart[] =>
+  stmt(db, `SELECT id, text, post_created_at AS postCreatedAt FROM bookmarks
+    WHERE thread_root_id = ? ORDER BY thread_position`).all(rootId) as ThreadPart[]
+
+/** Where each of `ids` sits in its thread (posts outside a thread are left out). */
+export const threadPlacesOf = (db: Db, ids: readonly number[]): ThreadPlace[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT id, thread_root_id AS rootId, thread_position AS position, thread_size AS size
+    FROM bookmarks WHERE id IN (SELECT value FROM json_each(?)) AND thread_root_id IS NOT NULL`).all(idList(ids)) as ThreadPlace[]
+
+/** The library ids of these post ids (those present). */
+export const bookmarkIdsByPostIds = (db: Db, postIds: readonly string[]): Map<string, number> =>
+  new Map((postIds.length === 0 ? [] : stmt(db, `SELECT post_id AS postId, id FROM bookmarks
+    WHERE post_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(postIds)) as { postId: string; id: number }[])
+    .map((r) => [r.postId, r.id]))
