@@ -19,9 +19,11 @@ describe('migration 0010 (duplicates)', () => {
     const before = join(dir, 'drizzle-before')
     cpSync(MIGRATIONS_DIR, before, { recursive: true })
     const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> }
-    journal.entries = journal.entries.filter((e) => e.tag !== '0010_duplicates')
+    // 0010 and every later migration: drizzle applies only those newer than the last one applied
+    const later = journal.entries.filter((e) => e.tag >= '0010')
+    journal.entries = journal.entries.filter((e) => e.tag < '0010')
     writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal))
-    rmSync(join(before, '0010_duplicates.sql'))
+    for (const e of later) rmSync(join(before, `${e.tag}.sql`))
 
     const file = join(dir, 'sheaf.db')
     const old = openDatabase({ file, migrationsDir: before })

@@ -1,5 +1,7 @@
 import type { Db } from '../db.ts'
 import type { bookmarks } from '../schema.ts'
+import { filterSql, type BookmarkFilter } from './bookmark-filter.ts'
+import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
 import { idList, stmt } from './statements.ts'
 
 type Row = typeof bookmarks.$inferSelect
@@ -57,3 +59,10 @@ export const bookmarkIdsByPostIds = (db: Db, postIds: readonly string[]): Map<st
   new Map((postIds.length === 0 ? [] : stmt(db, `SELECT post_id AS postId, id FROM bookmarks
     WHERE post_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(postIds)) as { postId: string; id: number }[])
     .map((r) => [r.postId, r.id]))
+
+/** A thread's parts that match `f`, in reading order, as the export reads them. */
+export function threadRecordsMatching(db: Db, rootId: number, f: BookmarkFilter): (BookmarkRecord & { rawJson: string })[] {
+  const { where, params } = filterSql(f)
+  return stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b
+    ${where ? `${where} AND` : 'WHERE'} b.thread_root_id = ? ORDER BY b.thread_position`).all(...params, rootId) as (BookmarkRecord & { rawJson: string })[]
+}
