@@ -95,9 +95,18 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     clauses.push('b.id IN (SELECT bt.bookmark_id FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE t.name = ?)')
     params.push(f.tag)
   }
-  if (f.threads === 'collapsed') clauses.push('(b.thread_position IS NULL OR b.thread_position = 1)')
   if (f.q?.trim()) clauses.push(...textMatch(f.q, params))
+  if (f.threads === 'collapsed') return { where: collapsed(clauses), params }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
+}
+
+/**
+ * One card per thread, its root, for the threads that have a part matching the clauses (so words
+ * in the third part find the thread); with no clauses, every root and every post outside a thread.
+ */
+function collapsed(clauses: string[]): string {
+  if (clauses.length === 0) return 'WHERE (b.thread_position IS NULL OR b.thread_position = 1)'
+  return `WHERE b.id IN (SELECT coalesce(b.thread_root_id, b.id) FROM bookmarks b WHERE ${clauses.join(' AND ')})`
 }
 
 /**
