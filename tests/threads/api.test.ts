@@ -97,7 +97,7 @@ describe('threads through the API', () => {
 
   it('the JSON export keeps the thread together in reading order, each part with its place', async () => {
     const res = await fetch(`${c.member.base}/api/export?format=json`, { headers: { cookie: c.member.cookie! } })
-    const doc = await res.json()
+    const doc: any = await res.json()
     const ids = doc.bookmarks.map((b: any) => b.postId)
     const start = ids.indexOf('100')
     expect(ids.slice(start, start + READING_ORDER.length)).toEqual(READING_ORDER)
