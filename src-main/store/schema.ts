@@ -61,10 +61,6 @@ export const bookmarks = sqliteTable('bookmarks', {
   rawJson: text('raw_json').notNull(),
   /** Hash of what the pipeline reads (text, urls, media); a change makes the post due for analysis. */
   contentHash: text('content_hash').notNull(),
-  /** The thread this post is part of (drizzle/0012_threads.sql): its root's id, the post's place (1 = root) and the thread's size; null outside a thread. */
-  threadRootId: integer('thread_root_id'),
-  threadPosition: integer('thread_position'),
-  threadSize: integer('thread_size'),
 }, (t) => [
   uniqueIndex('bookmarks_post_id_idx').on(t.postId),
   index('bookmarks_post_created_at_idx').on(t.postCreatedAt), // sort=newest|oldest
@@ -74,10 +70,19 @@ export const bookmarks = sqliteTable('bookmarks', {
   // the background language check's work list: posts from before 0009 whose language was never decided
   index('bookmarks_lang_unchecked_idx').on(t.id).where(sql`lang IS NULL AND lang_checked IS NULL`),
   index('bookmarks_reply_to_idx').on(t.inReplyToPostId).where(sql`in_reply_to_post_id IS NOT NULL`), // thread assembly
-  index('bookmarks_thread_idx').on(t.threadRootId, t.threadPosition).where(sql`thread_root_id IS NOT NULL`), // a thread's parts in order
   // The author filter and top authors use search_bookmarks_author_lower_idx (migration 0003): handles
   // are case-insensitive, and a second index on the raw handle only slowed every insert (0007).
 ])
+
+/** A post's place in its thread (drizzle/0012_threads.sql); posts outside a thread have no row. */
+export const threadParts = sqliteTable('thread_parts', {
+  bookmarkId: integer('bookmark_id').primaryKey().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  /** The thread's first part (the earliest saved one). */
+  rootId: integer('root_id').notNull(),
+  /** Place in reading order, from 1. */
+  position: integer('position').notNull(),
+  size: integer('size').notNull(),
+}, (t) => [index('thread_parts_root_idx').on(t.rootId, t.position)])
 
 export const media = sqliteTable('media', {
   id: integer('id').primaryKey({ autoIncrement: true }),

@@ -33,7 +33,7 @@ describe('migration 0012 (threads)', () => {
     insertBookmark(old, values('3', '2', 3000), 0)
     insertBookmark(old, values('2', '1', 2000), 0)
     insertBookmark(old, values('1', null, 1000), 0)
-    expect(old.$client.prepare("SELECT count(*) FROM pragma_table_info('bookmarks') WHERE name = 'thread_root_id'").pluck().get()).toBe(0)
+    expect(old.$client.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'thread_parts'").pluck().get()).toBe(0)
     closeDatabase(old)
 
     const t = await startTestServer({ dataDir })

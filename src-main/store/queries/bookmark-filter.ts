@@ -105,8 +105,8 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
  * in the third part find the thread); with no clauses, every root and every post outside a thread.
  */
 function collapsed(clauses: string[]): string {
-  if (clauses.length === 0) return 'WHERE (b.thread_position IS NULL OR b.thread_position = 1)'
-  return `WHERE b.id IN (SELECT coalesce(b.thread_root_id, b.id) FROM bookmarks b WHERE ${clauses.join(' AND ')})`
+  if (clauses.length === 0) return 'WHERE NOT EXISTS (SELECT 1 FROM thread_parts t WHERE t.bookmark_id = b.id AND t.position > 1)'
+  return `WHERE b.id IN (SELECT coalesce((SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id), b.id) FROM bookmarks b WHERE ${clauses.join(' AND ')})`
 }
 
 /**

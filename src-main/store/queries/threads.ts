@@ -1,5 +1,5 @@
 import type { Db } from '../db.ts'
-import type { bookmarks } from '../schema.ts'
+import type { bookmarks, threadParts as threadPartsTable } from '../schema.ts'
 import { filterSql, type BookmarkFilter } from './bookmark-filter.ts'
 import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
 import { idList, stmt } from './statements.ts'
@@ -16,7 +16,8 @@ export interface SelfReply {
   parentCreatedAt: Row['postCreatedAt']
 }
 
-export type ThreadPlace = Pick<Row, 'id'> & { rootId: number; position: number; size: number }
+type Part = typeof threadPartsTable.$inferSelect
+export type ThreadPlace = { id: Part['bookmarkId'] } & Pick<Part, 'rootId' | 'position' | 'size'>
 
 /**
  * Every self-reply in the library, read from the partial reply index (replies only). `unknown` is
@@ -31,28 +32,28 @@ export const selfReplies = (db: Db, unknownHandle: string): SelfReply[] =>
 
 /** Every post now marked as a thread part, with its stored place. */
 export const storedThreadPlaces = (db: Db): ThreadPlace[] =>
-  stmt(db, `SELECT id, thread_root_id AS rootId, thread_position AS position, thread_size AS size
-    FROM bookmarks INDEXED BY bookmarks_thread_idx WHERE thread_root_id IS NOT NULL`).all() as ThreadPlace[]
+  stmt(db, 'SELECT bookmark_id AS id, root_id AS rootId, position, size FROM thread_parts').all() as ThreadPlace[]
 
 export function setThreadPlace(db: Db, p: ThreadPlace): void {
-  stmt(db, 'UPDATE bookmarks SET thread_root_id = ?, thread_position = ?, thread_size = ? WHERE id = ?').run(p.rootId, p.position, p.size, p.id)
+  stmt(db, `INSERT INTO thread_parts (bookmark_id, root_id, position, size) VALUES (?, ?, ?, ?)
+    ON CONFLICT (bookmark_id) DO UPDATE SET root_id = excluded.root_id, position = excluded.position, size = excluded.size`).run(p.id, p.rootId, p.position, p.size)
 }
 
 export function clearThreadPlace(db: Db, id: number): void {
-  stmt(db, 'UPDATE bookmarks SET thread_root_id = NULL, thread_position = NULL, thread_size = NULL WHERE id = ?').run(id)
+  stmt(db, 'DELETE FROM thread_parts WHERE bookmark_id = ?').run(id)
 }
 
 export type ThreadPart = Pick<Row, 'id' | 'text' | 'postCreatedAt'>
 
 /** A thread's parts in reading order. */
 export const threadParts = (db: Db, rootId: number): ThreadPart[] =>
-  stmt(db, `SELECT id, text, post_created_at AS postCreatedAt FROM bookmarks
-    WHERE thread_root_id = ? ORDER BY thread_position`).all(rootId) as ThreadPart[]
+  stmt(db, `SELECT b.id, b.text, b.post_created_at AS postCreatedAt FROM thread_parts t JOIN bookmarks b ON b.id = t.bookmark_id
+    WHERE t.root_id = ? ORDER BY t.position`).all(rootId) as ThreadPart[]
 
 /** Where each of `ids` sits in its thread (posts outside a thread are left out). */
 export const threadPlacesOf = (db: Db, ids: readonly number[]): ThreadPlace[] =>
-  ids.length === 0 ? [] : stmt(db, `SELECT id, thread_root_id AS rootId, thread_position AS position, thread_size AS size
-    FROM bookmarks WHERE id IN (SELECT value FROM json_each(?)) AND thread_root_id IS NOT NULL`).all(idList(ids)) as ThreadPlace[]
+  ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS id, root_id AS rootId, position, size
+    FROM thread_parts WHERE bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as ThreadPlace[]
 
 /** The library ids of these post ids (those present). */
 export const bookmarkIdsByPostIds = (db: Db, postIds: readonly string[]): Map<string, number> =>
@@ -63,6 +64,6 @@ export const bookmarkIdsByPostIds = (db: Db, postIds: readonly string[]): Map<st
 /** A thread's parts that match `f`, in reading order, as the export reads them. */
 export function threadRecordsMatching(db: Db, rootId: number, f: BookmarkFilter): (BookmarkRecord & { rawJson: string })[] {
   const { where, params } = filterSql(f)
-  return stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b
-    ${where ? `${where} AND` : 'WHERE'} b.thread_root_id = ? ORDER BY b.thread_position`).all(...params, rootId) as (BookmarkRecord & { rawJson: string })[]
+  return stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b JOIN thread_parts tp ON tp.bookmark_id = b.id
+    ${where ? `${where} AND` : 'WHERE'} tp.root_id = ? ORDER BY tp.position`).all(...params, rootId) as (BookmarkRecord & { rawJson: string })[]
 }
