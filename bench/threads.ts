@@ -52,15 +52,18 @@ const plain = join(tmpdir(), `sheaf-bench-threads-${n}-plain.json`)
 if (!existsSync(threaded)) await writeGraphqlBookmarks(threaded, withReplies(iteratePosts(n, 42)))
 if (!existsSync(plain)) await writeGraphqlBookmarks(plain, (function* () { for (const p of withReplies(iteratePosts(n, 42))) yield { ...p, inReplyToPostId: null } })())
 
-async function importInto(file: string): Promise<{ ms: number; db: Db; dir: string }> {
+async function importInto(file: string): Promise<{ ms: number; cpuMs: number; db: Db; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'sheaf-bench-threads-db-'))
   const db = openDatabase({ file: join(dir, 'sheaf.db') })
   const lib = createLibrary({ db, clock: Date.now, onImported: () => {}, languageUpgrade: false })
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   await lib.importStream({ input: createReadStream(file, { highWaterMark: 1 << 20 }), fileName: 'x.json', userId: null })
   const ms = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
   lib.close()
-  return { ms, db, dir }
+  // CPU of every thread (the parse worker too): steadier than wall time on a shared machine
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, db, dir }
 }
 
 const done = ({ db, dir }: { db: Db; dir: string }) => {
@@ -70,14 +73,18 @@ const done = ({ db, dir }: { db: Db; dir: string }) => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const withThreads: number[] = [], without: number[] = [], assembly: number[] = []
+const cpuWith: number[] = [], cpuWithout: number[] = []
 let shape = { threads: 0, parts: 0 }
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? [threaded, plain] : [plain, threaded]
   for (const file of order) {
     const run = await importInto(file)
-    if (file === plain) without.push(run.ms)
-    else {
+    if (file === plain) {
+      without.push(run.ms)
+      cpuWithout.push(run.cpuMs)
+    } else {
       withThreads.push(run.ms)
+      cpuWith.push(run.cpuMs)
       run.db.$client.prepare('DELETE FROM thread_parts').run()
       const t0 = performance.now()
       const res = transaction(run.db, () => assembleThreads(run.db))
@@ -94,6 +101,9 @@ process.stdout.write(JSON.stringify({
   importMs: Math.round(importMs), importWithoutRepliesMs: Math.round(median(without)),
   assemblyMs: Math.round(assemblyMs), assemblyShareOfImport: +(assemblyMs / (importMs - assemblyMs)).toFixed(4),
   importDifference: +((importMs - median(without)) / median(without)).toFixed(4),
+  importCpuMs: Math.round(median(cpuWith)), importWithoutRepliesCpuMs: Math.round(median(cpuWithout)),
+  importCpuDifference: +((median(cpuWith) - median(cpuWithout)) / median(cpuWithout)).toFixed(4),
   allImportMs: withThreads.map(Math.round), allWithoutMs: without.map(Math.round), allAssemblyMs: assembly.map(Math.round),
+  allImportCpuMs: cpuWith.map(Math.round), allWithoutCpuMs: cpuWithout.map(Math.round),
   loadAverage: loadavg().map((l) => +l.toFixed(2)),
 }) + '\n')

@@ -5,7 +5,6 @@ export interface Edge {
   postId: string
   postCreatedAt: number
   parentPostId: string
-  parentCreatedAt: number
 }
 
 export interface Place { id: number; rootId: number; position: number; size: number }
@@ -29,7 +28,8 @@ export function orderThreads(edges: readonly Edge[]): Place[] {
   const hasParent = new Set<number>()
   for (const e of edges) {
     const child = { id: e.id, postId: e.postId, at: e.postCreatedAt }
-    if (!nodes.has(e.parentId)) nodes.set(e.parentId, { id: e.parentId, postId: e.parentPostId, at: e.parentCreatedAt })
+    // a parent's time only orders it among its siblings, where it is a child itself; a root has none
+    if (!nodes.has(e.parentId)) nodes.set(e.parentId, { id: e.parentId, postId: e.parentPostId, at: 0 })
     nodes.set(e.id, child)
     hasParent.add(e.id)
     const list = children.get(e.parentId)

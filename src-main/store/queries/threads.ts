@@ -5,6 +5,7 @@ import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
 import { idList, stmt } from './statements.ts'
 
 type Row = typeof bookmarks.$inferSelect
+type Part = typeof threadPartsTable.$inferSelect
 
 /** A reply to the same author's own post, both in the library: one edge of a thread. */
 export interface SelfReply {
@@ -13,22 +14,31 @@ export interface SelfReply {
   postId: Row['postId']
   postCreatedAt: Row['postCreatedAt']
   parentPostId: Row['postId']
-  parentCreatedAt: Row['postCreatedAt']
 }
 
-type Part = typeof threadPartsTable.$inferSelect
 export type ThreadPlace = { id: Part['bookmarkId'] } & Pick<Part, 'rootId' | 'position' | 'size'>
 
+type Reply = Omit<SelfReply, 'parentPostId'> & { parentPostId: string; author: string }
+
 /**
- * Every self-reply in the library, read from the partial reply index (replies only). `unknown` is
- * the handle of a post whose author the export did not name: two of them are not known to be one person.
+ * Every self-reply in the library, from indexes alone: the partial reply index covers the reply's
+ * columns, the post id index gives the parent's id, and the author index (lower(author_handle), kept
+ * for the author filter) lists each replying author's posts, so a parent is the author's own when its id
+ * is among them. Reading each parent's row for its author instead was most of the time at 100,000
+ * posts. `unknown` is the handle of a post whose author the export did not name: two of them are not
+ * known to be one person.
  */
-export const selfReplies = (db: Db, unknownHandle: string): SelfReply[] =>
-  stmt(db, `SELECT c.id, p.id AS parentId, c.post_id AS postId, c.post_created_at AS postCreatedAt,
-      p.post_id AS parentPostId, p.post_created_at AS parentCreatedAt
-    FROM bookmarks c INDEXED BY bookmarks_reply_to_idx JOIN bookmarks p ON p.post_id = c.in_reply_to_post_id
-    WHERE c.in_reply_to_post_id IS NOT NULL AND lower(c.author_handle) = lower(p.author_handle)
-      AND lower(c.author_handle) <> ? AND c.id <> p.id`).all(unknownHandle) as SelfReply[]
+export function selfReplies(db: Db, unknownHandle: string): SelfReply[] {
+  const replies = stmt(db, `SELECT c.id, p.id AS parentId, c.post_id AS postId, c.post_created_at AS postCreatedAt,
+      c.in_reply_to_post_id AS parentPostId, lower(c.author_handle) AS author
+    FROM bookmarks c INDEXED BY bookmarks_reply_to_idx JOIN bookmarks p INDEXED BY bookmarks_post_id_idx ON p.post_id = c.in_reply_to_post_id
+    WHERE c.in_reply_to_post_id IS NOT NULL AND c.id <> p.id AND lower(c.author_handle) <> ?`).all(unknownHandle) as Reply[]
+  const postsBy = stmt(db, 'SELECT id FROM bookmarks INDEXED BY search_bookmarks_author_lower_idx WHERE lower(author_handle) = ?').pluck()
+  const own = new Map<string, Set<number>>()
+  for (const r of replies) if (!own.has(r.author)) own.set(r.author, new Set(postsBy.all(r.author) as number[]))
+  return replies.filter((r) => own.get(r.author)!.has(r.parentId))
+    .map(({ id, parentId, postId, postCreatedAt, parentPostId }) => ({ id, parentId, postId, postCreatedAt, parentPostId }))
+}
 
 /** Every post now marked as a thread part, with its stored place. */
 export const storedThreadPlaces = (db: Db): ThreadPlace[] =>
