@@ -117,12 +117,21 @@ describe('threads through the API', () => {
     expect(third).toMatch(/Part 3 of 6 \(previous: \[\[2025-03-01 ada 101\]\] · next: \[\[2025-03-01 ADA 105\]\]\)/)
   })
 
+  it('merging a part into another post takes it out of its thread; the rest is read again', async () => {
+    // 104, the end of the branch, is folded into cy's post: the branch is then 103 alone
+    const res = await c.member.post(`/api/bookmarks/${idOf('300')}/merge`, { otherId: idOf('104') })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const root = (await c.viewer.get(`/api/bookmarks/${idOf('100')}`)).body.thread
+    expect(root.posts.map((p: any) => p.id)).toEqual(['100', '101', '102', '105', '103'].map(idOf))
+    expect(res.body.thread).toBeNull()
+  })
+
   it('deleting the root makes its replies threads of their own, read from their new roots', async () => {
     expect((await c.member.delete(`/api/bookmarks/${idOf('100')}`)).status).toBe(204)
     const a = (await c.viewer.get(`/api/bookmarks/${idOf('105')}`)).body.thread
     expect(a.posts.map((p: any) => p.id)).toEqual(['101', '102', '105'].map(idOf))
     expect(a).toMatchObject({ rootId: idOf('101'), position: 3 })
-    const b = (await c.viewer.get(`/api/bookmarks/${idOf('104')}`)).body.thread
-    expect(b.posts.map((p: any) => p.id)).toEqual(['103', '104'].map(idOf))
+    // 103's parent is gone and its reply was merged away: a post alone is no thread
+    expect((await c.viewer.get(`/api/bookmarks/${idOf('103')}`)).body.thread).toBeNull()
   })
 })
