@@ -139,6 +139,7 @@ export function graphqlTweetResult(p: NormalizedPost): Record<string, unknown> {
     ...(long ? { note_tweet: { is_expandable: true, note_tweet_results: { result: { id: `note-${p.postId}`, text: p.text, entity_set: { hashtags: [], symbols: [], urls: entityUrls, user_mentions: [] } } } } } : {}),
     legacy: {
       bookmark_count: p.engagement.bookmarks, bookmarked: true, created_at: xDate(p.postCreatedAt), conversation_id_str: p.conversationId ?? p.postId,
+      ...(p.inReplyToPostId ? { in_reply_to_status_id_str: p.inReplyToPostId } : {}),
       entities: { hashtags: [], urls: entityUrls, user_mentions: [] },
       ...(mediaEntities.length ? { extended_entities: { media: mediaEntities } } : {}),
       favorite_count: p.engagement.likes, favorited: false, full_text: fullText, id_str: p.postId, is_quote_status: false, lang: p.lang,

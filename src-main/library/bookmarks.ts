@@ -6,12 +6,14 @@ import {
   countBookmarks, deleteBookmarks, languageCounts, deleteNote, existingBookmarkIds, knowledgeFor, libraryStamp, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
   putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
 } from '../store/index.ts'
+import { assembleThreads, linkedPosts, threadOf } from '../threads/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
 import { duplicatesOf, mergeBookmarks, mergedRecordsOf } from './duplicates.ts'
 
-export const filterOf = (q: Partial<BookmarkFilter>): BookmarkFilter => ({
+export const filterOf = (q: Partial<Omit<BookmarkFilter, 'threads'>> & { threads?: string }): BookmarkFilter => ({
   category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
   from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag, lang: q.lang,
+  threads: q.threads === 'collapsed' ? 'collapsed' : undefined,
 })
 
 /** A `q` search with no other filter than a language: its page is cut from the index's matches in memory. */
@@ -151,14 +153,19 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
       const [item] = hydrate(db, [id])
       const k = knowledgeFor(db, id)
       const tags = tagsForBookmarks(db, [id]).map((t) => t.name)
+      const quoted = quotedOf(row)
+      const [inReplyTo, quotes] = linkedPosts(db, [row.inReplyToPostId, quoted?.postId ?? null])
       return {
         ...item,
         rawJson: row.rawJson,
         knowledge: k ? toKnowledge(k, tags) : null,
-        quoted: quotedOf(row),
+        quoted,
         note: noteFor(db, id, userId),
         duplicates: duplicatesOf(db, row),
         merged: mergedRecordsOf(db, id),
+        thread: threadOf(db, row),
+        inReplyTo,
+        quotes,
       }
     },
 
@@ -166,6 +173,7 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
     merge(id: number, otherId: number, userId: number): BookmarkDetail {
       beforeDuplicates() // the other post's keys move to this one
       mergeBookmarks(db, id, otherId, { userId, now: clock() })
+      transaction(db, () => assembleThreads(db))
       return this.detail(id, userId)
     },
 
@@ -212,7 +220,10 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
 
     remove(id: number): void {
       mustExist(id)
-      deleteBookmarks(db, [id])
+      transaction(db, () => {
+        deleteBookmarks(db, [id])
+        assembleThreads(db)
+      })
     },
 
     /** One transaction; ids that do not exist are ignored and not counted. */
@@ -221,7 +232,10 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
       return transaction(db, () => {
         const ids = existingBookmarkIds(db, [...new Set(body.ids)])
         let affected = 0
-        if (body.action === 'delete') affected = deleteBookmarks(db, ids)
+        if (body.action === 'delete') {
+          affected = deleteBookmarks(db, ids)
+          assembleThreads(db)
+        }
         else if (body.action === 'addCategory') for (const id of ids) affected += assignCategory(db, id, cid!, 'user', clock()) ? 1 : 0
         else for (const id of ids) affected += unassignCategory(db, id, cid!, clock()) ? 1 : 0
         return { action: body.action, affected }

@@ -134,6 +134,8 @@ export function toBookmark(r: BookmarkRecord, categories: CategorySummary[], med
     urls: urlsOf(r),
     engagement: engagementOf(r),
     lang: r.lang,
+    threadSize: r.threadSize ?? 1,
+    threadPosition: r.threadPosition ?? 1,
   }
 }
 

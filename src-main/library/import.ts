@@ -7,6 +7,7 @@ import {
   adoptSoleOwnerHandle, allMergedPostIds, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
   optimize, queueForKeys, queueNewPostsForKeys, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
 } from '../store/index.ts'
+import { assembleThreads } from '../threads/index.ts'
 import { postToValues, recordToPost, valuesToPost } from './convert.ts'
 import { applySheafExtras } from './import-extras.ts'
 import type { PreparedItem } from './import-items.ts'
@@ -186,6 +187,8 @@ export function createImporter(deps: ImportDeps) {
       if (parsed.format.startsWith('x-archive')) adoptSoleOwnerHandle(db, newAfter, UNKNOWN_HANDLE)
       const extras = parsed.extras()
       if (extras) applySheafExtras(db, extras, { now, inserted: r.inserted })
+      // After the owner's handle is known (a thread is one author's): parts from earlier imports join in.
+      assembleThreads(db)
       insertImportHistory(db, {
         userId: req.userId, fileName: req.fileName, format: parsed.format, bytes: req.bytes?.() ?? 0,
         imported: r.result.imported, duplicates: r.result.duplicates, updated: r.result.updated, errors: r.result.errors, createdAt: now,

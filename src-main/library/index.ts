@@ -1,7 +1,8 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import type { Logger } from '../app/logger.ts'
-import { listImportHistory, type Db } from '../store/index.ts'
+import { listImportHistory, transaction, type Db } from '../store/index.ts'
+import { assembleThreads } from '../threads/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
 import { startKeyFill } from './duplicate-keys-fill.ts'
@@ -34,6 +35,8 @@ export function createLibrary(deps: LibraryDeps) {
   const { db, clock } = deps
   const categories = createCategories({ db, clock })
   categories.seedDefaults()
+  // Libraries from before threads were kept (migration 0012) get theirs; otherwise nothing changes.
+  transaction(db, () => assembleThreads(db))
   // Posts a small import could not give a language to (no X code) are detected right after it.
   let languages: LanguageUpgrade | null = null
   const importer = createImporter({ ...deps, onImported: (ids) => {

@@ -47,6 +47,8 @@ export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bo
       urls: parseJson<PostUrl[]>(r.urls, []),
       engagement,
       lang: r.lang,
+      threadSize: r.threadSize ?? 1,
+      threadPosition: r.threadPosition ?? 1,
     })
   }
   return out

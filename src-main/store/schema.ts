@@ -82,9 +82,24 @@ export const bookmarks = sqliteTable('bookmarks', {
   index('bookmarks_lang_created_idx').on(t.lang, t.postCreatedAt), // lang filter + sort, language counts
   // the background language check's work list: posts from before 0009 whose language was never decided
   index('bookmarks_lang_unchecked_idx').on(t.id).where(sql`lang IS NULL AND lang_checked IS NULL`),
+  // thread assembly: replies only, covering what it reads of the reply
+  index('bookmarks_reply_to_idx').on(t.inReplyToPostId, t.authorHandle, t.postCreatedAt, t.postId).where(sql`in_reply_to_post_id IS NOT NULL`),
   // The author filter and top authors use search_bookmarks_author_lower_idx (migration 0003): handles
   // are case-insensitive, and a second index on the raw handle only slowed every insert (0007).
 ])
+
+/**
+ * A post's place in its thread (drizzle/0012_threads.sql); posts outside a thread have no row. No foreign
+ * key (its check was most of the writes' cost): a trigger, not in this file, removes a deleted post's row.
+ */
+export const threadParts = sqliteTable('thread_parts', {
+  bookmarkId: integer('bookmark_id').primaryKey(),
+  /** The thread's first part (the earliest saved one). */
+  rootId: integer('root_id').notNull(),
+  /** Place in reading order, from 1. */
+  position: integer('position').notNull(),
+  size: integer('size').notNull(),
+}, (t) => [index('thread_parts_root_idx').on(t.rootId, t.position)])
 
 export const media = sqliteTable('media', {
   id: integer('id').primaryKey({ autoIncrement: true }),

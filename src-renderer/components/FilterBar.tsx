@@ -107,6 +107,10 @@ export function FilterBar({ params }: { params: URLSearchParams }) {
           <input type="checkbox" checked={params.get('uncategorized') === 'true'} onChange={(e) => setQuery({ uncategorized: e.target.checked ? 'true' : null })} />
           Uncategorised only
         </label>
+        <label className="check">
+          <input type="checkbox" checked={params.get('threads') === 'collapsed'} onChange={(e) => setQuery({ threads: e.target.checked ? 'collapsed' : null })} />
+          One card per thread
+        </label>
         {params.get('tag') && (
           <span className="chip chip-plain">#{params.get('tag')}
             <button type="button" className="chip-remove" aria-label="Remove tag filter" onClick={() => setQuery({ tag: null })}><Icon name="x" size={12} /></button>

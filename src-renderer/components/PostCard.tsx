@@ -8,6 +8,7 @@ import { Icon } from './Icon.tsx'
 import { Link } from './Link.tsx'
 import { MediaStrip } from './MediaThumbs.tsx'
 import { RichText } from './RichText.tsx'
+import { partLabel } from './Thread.tsx'
 
 interface PostCardProps {
   bookmark: Bookmark
@@ -41,6 +42,9 @@ export const PostCard = memo(function PostCard({ bookmark: b, view, selected, on
         <div className="chips">
           {b.categories.map((c) => <CategoryChip key={c.slug} category={c} small />)}
         </div>
+        {b.threadSize > 1 && (
+          <span className="thread-badge" title="This post is one part of a thread">{partLabel(b.threadPosition, b.threadSize)}</span>
+        )}
         {b.lang && b.lang !== UI_LANGUAGE && (
           <span className="lang-badge" title={`In ${languageName(b.lang)}`} aria-label={`In ${languageName(b.lang)}`}>{b.lang.toUpperCase()}</span>
         )}

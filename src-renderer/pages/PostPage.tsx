@@ -11,6 +11,7 @@ import { Lightbox } from '../components/Lightbox.tsx'
 import { ExternalLink, Link } from '../components/Link.tsx'
 import { Thumb } from '../components/MediaThumbs.tsx'
 import { RichText } from '../components/RichText.tsx'
+import { LinkedPosts, ThreadReader } from '../components/Thread.tsx'
 import { fmtCompact, fmtDate, postUrl, sourceLabel } from '../lib/format.ts'
 import { languageName } from '../lib/languages.ts'
 import { hostOf, safeHref } from '../lib/links.ts'
@@ -162,7 +163,10 @@ export function PostPage({ params }: { params: Record<string, string> }) {
             </div>
             <ExternalLink href={postUrl(post.authorHandle, post.postId)} className="btn btn-small reader-open"><Icon name="external" size={14} /> Open on X</ExternalLink>
           </header>
-          <p className="reader-text" lang={post.lang ?? undefined}><RichText text={post.text} urls={post.urls} /></p>
+          <LinkedPosts post={post} />
+          {post.thread
+            ? <ThreadReader post={post} />
+            : <p className="reader-text" lang={post.lang ?? undefined}><RichText text={post.text} urls={post.urls} /></p>}
           {photos.length > 0 && (
             <div className={`reader-media media-n${Math.min(photos.length, 4)}`}>
               {photos.map((m, i) => m.type !== 'photo' && m.localUrl

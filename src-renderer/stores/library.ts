@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import { listBookmarks, PAGE_SIZE, type Bookmark } from '../api/bookmarks.ts'
 
 /** The URL parameters that select which posts the library shows (everything else is view state). */
-export const FILTER_KEYS = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag', 'lang', 'sort'] as const
+export const FILTER_KEYS = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag', 'lang', 'sort', 'threads'] as const
 
 export const filterKey = (params: URLSearchParams): string => {
   const qs = new URLSearchParams()

@@ -41,6 +41,10 @@ export const zBookmark = z.object({
   engagement: zEngagement,
   /** ISO 639-1 (X's own code or detected at import), or null when the post has no clear language. */
   lang: z.string().nullable(),
+  /** Parts in this post's thread (a run of one author's replies to their own posts), 1 outside a thread. */
+  threadSize: z.number().int().min(1),
+  /** This post's place in reading order (1 = the thread's root; 1 outside a thread). */
+  threadPosition: z.number().int().min(1),
 })
 export type Bookmark = z.infer<typeof zBookmark>
 
@@ -88,6 +92,26 @@ export const zMergedRecord = z.object({
 })
 export type MergedRecord = z.infer<typeof zMergedRecord>
 
+/** A thread read as one piece: its parts in reading order (docs/api/library.md#threads). */
+export const zThread = z.object({
+  /** The root's id: the earliest saved part (the one whose parent is not in the library). */
+  rootId: z.number().int(),
+  /** This post's place in `posts`, from 1. */
+  position: z.number().int().min(1),
+  posts: z.array(z.object({ id: z.number().int(), text: z.string(), postCreatedAt: z.string() })).min(2),
+})
+export type Thread = z.infer<typeof zThread>
+
+/** Another saved post this one replies to or quotes. */
+export const zLinkedPost = z.object({
+  id: z.number().int(),
+  postId: z.string(),
+  authorHandle: z.string(),
+  /** The first 200 characters (plain text). */
+  text: z.string(),
+})
+export type LinkedPost = z.infer<typeof zLinkedPost>
+
 export const zBookmarkDetail = zBookmark.extend({
   rawJson: z.string(),
   knowledge: zKnowledge.nullable(),
@@ -98,6 +122,11 @@ export const zBookmarkDetail = zBookmark.extend({
   duplicates: z.array(zDuplicate),
   /** Posts merged into this one ("also saved as"). */
   merged: z.array(zMergedRecord),
+  thread: zThread.nullable(),
+  /** The post this one replies to, when it is in the library (a reply to oneself is also a thread part). */
+  inReplyTo: zLinkedPost.nullable(),
+  /** The post this one quotes, when it is in the library. */
+  quotes: zLinkedPost.nullable(),
 })
 export type BookmarkDetail = z.infer<typeof zBookmarkDetail>
 

@@ -9,6 +9,7 @@ const positiveInt = (name: string, min = 1) =>
 
 /** `imported`: most recently imported first (the posts an import just added lead). */
 export const BOOKMARK_SORTS = ['newest', 'oldest', 'popular', 'imported'] as const
+export const THREAD_VIEWS = ['all', 'collapsed'] as const
 export const MEDIA_FILTERS = ['photo', 'video', 'any', 'none'] as const
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/
@@ -53,6 +54,8 @@ export const zBookmarkListQuery = zBookmarkFilterQuery.extend({
   /** Values above the maximum are clamped (the effective limit is echoed), never refused. */
   limit: positiveInt('limit').default(DEFAULT_PAGE_SIZE).transform((n) => Math.min(n, MAX_PAGE_SIZE)),
   sort: z.enum(BOOKMARK_SORTS, { error: `sort must be one of ${BOOKMARK_SORTS.join(', ')}` }).default('newest'),
+  /** `collapsed`: one card per thread (its root); `all` (default): every part. */
+  threads: z.enum(THREAD_VIEWS, { error: `threads must be one of ${THREAD_VIEWS.join(', ')}` }).optional(),
 })
 export type BookmarkListQuery = z.infer<typeof zBookmarkListQuery>
 export type BookmarkSort = (typeof BOOKMARK_SORTS)[number]

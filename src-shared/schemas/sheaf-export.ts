@@ -72,6 +72,8 @@ export const zSheafBookmark = zNormalizedPost.extend({
   notes: z.array(zSheafNote).default([]),
   /** Posts merged into this one. */
   merged: z.array(zSheafMergedPost).default([]),
+  /** The post's place in its thread, for readers of the file; an import assembles threads from `inReplyToPostId`. */
+  thread: z.object({ rootPostId: z.string(), position: z.number().int().min(1), size: z.number().int().min(2) }).nullable().optional(),
 })
 export type SheafBookmark = z.infer<typeof zSheafBookmark>
 

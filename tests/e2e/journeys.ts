@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
+import { expectedThreads, graphqlPosts } from '../threads/walk.ts'
 import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
 
 export interface Ctx {
@@ -694,6 +695,52 @@ export const JOURNEYS: Journey[] = [
         assert((await overflow()) <= 1, `readable at 200% zoom without sideways scrolling: ${path}`)
       }
       await p.screenshot({ path: 'test-results/screenshots/zoom200-settings-light.png' })
+    },
+  },
+  // Last: its import starts a pipeline run in the background, which no journey after it should meet.
+  {
+    name: 'thread: read a real TweetDetail thread as one piece, part by part, and collapse threads in the library',
+    async run(ctx) {
+      const p = admin(ctx)
+      const file = fixture('exports', 'graphql', 'twscrape_raw_tweet_details.json')
+      if (!file) skip('../shared/fixtures is absent')
+      await ctx.sheaf.library.importFile(file!)
+      // the thread as an independent walk of the file reads it: post ids in reading order
+      const [want] = expectedThreads(graphqlPosts(file!)).filter((t) => t.length >= 3)
+      assert(want, 'the capture holds a thread of three or more parts')
+      const ids: number[] = await p.evaluate(async (postIds) => {
+        const r = await (await fetch('/api/bookmarks?limit=100&author=XDevelopers', { headers: { 'X-Sheaf-Request': '1' } })).json() as { bookmarks: Array<{ id: number; postId: string }> }
+        return postIds.map((id) => r.bookmarks.find((b) => b.postId === id)?.id ?? 0)
+      }, want)
+      assert(ids.every((id) => id > 0), `every part is in the library (${ids})`)
+      const n = want.length
+      // the days the thread was posted on, so its cards are on the first screen
+      const raw = graphqlPosts(file!)
+      const day = (postId: string) => new Date(raw.get(postId)!.createdAt).toISOString().slice(0, 10)
+      const days = `from=${day(want[0])}&to=${day(want[n - 1])}`
+      await p.goto(`${ctx.url}/library?author=XDevelopers&sort=oldest&${days}`)
+      await p.locator(`.post-card:has(a[href="/post/${ids[1]}"]) .thread-badge`, { hasText: `part 2 of ${n}` }).waitFor()
+      await p.locator(`a.card-cover[href="/post/${ids[1]}"]`).click()
+      await p.waitForURL(new RegExp(`/post/${ids[1]}$`))
+      const thread = p.getByRole('region', { name: /Thread by @XDevelopers/ })
+      await thread.getByTestId('thread-part').getByText(`part 2 of ${n}`).waitFor()
+      const links = await thread.locator('.thread-part a[href^="/post/"]').evaluateAll((els) => els.map((e) => e.getAttribute('href')))
+      assert(JSON.stringify(links) === JSON.stringify(ids.filter((_, i) => i !== 1).map((id) => `/post/${id}`)),
+        `the other parts are linked in reading order (${links})`)
+      assert((await thread.locator('.thread-part').count()) === n, `the whole thread is on the page (${n} parts)`)
+      assert((await thread.locator('.thread-part').nth(1).getAttribute('aria-current')) === 'true', 'the open part is marked')
+      await shootBoth(p, 'post-thread', { fullPage: true })
+      await thread.getByRole('link', { name: 'Part 3' }).click()
+      await p.waitForURL(new RegExp(`/post/${ids[2]}$`))
+      await p.getByRole('region', { name: /Thread by @XDevelopers/ }).getByTestId('thread-part').getByText(`part 3 of ${n}`).waitFor()
+      // one card per thread: the root stands for it
+      await p.goto(`${ctx.url}/library?author=XDevelopers&${days}`)
+      await p.getByRole('button', { name: /^Filters/ }).click()
+      await p.getByLabel('One card per thread').check()
+      await p.waitForURL(/threads=collapsed/)
+      await p.locator(`a.card-cover[href="/post/${ids[0]}"]`).waitFor()
+      await p.locator('.post-card .thread-badge', { hasText: `part 1 of ${n}` }).waitFor()
+      assert((await p.locator(`a.card-cover[href="/post/${ids[1]}"]`).count()) === 0, 'a later part has no card of its own')
     },
   },
 ]

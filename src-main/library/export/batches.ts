@@ -1,7 +1,7 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import {
   categoriesForBookmarks, iterateBookmarks, mergedPostsFor, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
-  postIdsByIds, tagsForBookmarks, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
+  postIdsByIds, tagsForBookmarks, threadRecordsMatching, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
   type MediaRecord, type MergedPostRecord, type NoteRecord,
 } from '../../store/index.ts'
 import { groupBy, recordToPost } from '../convert.ts'
@@ -19,6 +19,29 @@ export interface ExportPost {
   notes: NoteRecord[]
   /** Posts merged into this one. */
   merged: MergedPostRecord[]
+  /** The post's thread (its root's post id, its place and the thread's size), null outside one. */
+  thread: { rootPostId: string; position: number; size: number } | null
+}
+
+type Row = BookmarkRecord & { rawJson: string }
+
+/**
+ * Keeps threads together: the first part of a thread met in the export's order brings the thread's
+ * other matching parts with it, in reading order; the parts met later are skipped.
+ */
+function* withThreadsTogether(db: Db, f: BookmarkFilter, batches: Generator<Row[]>): Generator<Row[]> {
+  const done = new Set<number>()
+  for (const rows of batches) {
+    const out: Row[] = []
+    for (const r of rows) {
+      if (r.threadRootId === null) out.push(r)
+      else if (!done.has(r.threadRootId)) {
+        done.add(r.threadRootId)
+        out.push(...threadRecordsMatching(db, r.threadRootId, f))
+      }
+    }
+    if (out.length) yield out
+  }
 }
 
 export interface ExportScope {
@@ -33,7 +56,7 @@ export interface ExportScope {
  * promoted, and a 100,000-post export grew the server's heap by ~150 MB between full collections.
  */
 export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generator<ExportPost[]> {
-  for (const rows of iterateBookmarks(db, scope.filter, batch)) {
+  for (const rows of withThreadsTogether(db, scope.filter, iterateBookmarks(db, scope.filter, batch))) {
     const ids = rows.map((r) => r.id)
     const media = groupBy(mediaForBookmarks(db, ids), (m) => m.bookmarkId)
     const analysis = groupBy(mediaAnalysisFor(db, ids), (m) => m.bookmarkId)
@@ -51,7 +74,8 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generat
         relatedIds.set(k.bookmarkId, [])
       }
     }
-    const postIds = postIdsByIds(db, [...new Set([...relatedIds.values()].flat())])
+    const roots = rows.flatMap((r) => (r.threadRootId === null ? [] : [r.threadRootId]))
+    const postIds = postIdsByIds(db, [...new Set([...relatedIds.values()].flat().concat(roots))])
     yield rows.map((record) => {
       const m = media.get(record.id) ?? []
       return {
@@ -65,6 +89,8 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generat
         relatedPostIds: (relatedIds.get(record.id) ?? []).map((id) => postIds.get(id)).filter((p): p is string => p !== undefined),
         notes: notes.get(record.id) ?? [],
         merged: merged.get(record.id) ?? [],
+        thread: record.threadRootId === null ? null
+          : { rootPostId: postIds.get(record.threadRootId) ?? '', position: record.threadPosition ?? 1, size: record.threadSize ?? 1 },
       }
     })
   }

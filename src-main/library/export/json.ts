@@ -41,6 +41,7 @@ export function toSheafBookmark(p: ExportPost): SheafBookmark {
       importedAt: iso(m.importedAt), source: m.source, lang: m.lang, urls: parse(m.urls, []), engagement: parse(m.engagement, null),
       quoted: parse(m.quoted, null), rawJson: m.rawJson, mergedAt: iso(m.mergedAt),
     })),
+    thread: p.thread,
   }
 }
 

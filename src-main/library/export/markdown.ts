@@ -26,7 +26,16 @@ export function noteFileName(p: ExportPost): string {
   return `${day} ${safeName(p.post.authorHandle, 30)} ${p.post.postId}.md`
 }
 
-export function noteOf(p: ExportPost): string {
+/** The notes before and after this one in its thread (file names without `.md`), for Obsidian links. */
+export interface ThreadLinks { prev: string | null; next: string | null }
+
+function threadSection(p: ExportPost, links: ThreadLinks): string {
+  if (!p.thread) return ''
+  const nav = [links.prev && `previous: [[${links.prev}]]`, links.next && `next: [[${links.next}]]`].filter(Boolean).join(' · ')
+  return `\n## Thread\nPart ${p.thread.position} of ${p.thread.size}${nav ? ` (${nav})` : ''}\n`
+}
+
+export function noteOf(p: ExportPost, links: ThreadLinks = { prev: null, next: null }): string {
   const post = p.post
   const e = post.engagement
   let fm = '---\n'
@@ -34,6 +43,7 @@ export function noteOf(p: ExportPost): string {
   fm += `author: ${q('@' + post.authorHandle)}\nauthorName: ${q(post.authorName)}\n`
   fm += `created: ${q(post.postCreatedAt)}\nimported: ${q(iso(p.record.importedAt))}\nsource: ${q(post.source)}\n`
   if (post.lang) fm += `lang: ${q(post.lang)}\n`
+  if (p.thread) fm += `thread: ${q(p.thread.rootPostId)}\nthreadPart: ${p.thread.position}\nthreadParts: ${p.thread.size}\n`
   fm += list('categories', p.categories.map((c) => c.name))
   fm += list('tags', p.tags.map(obsidianTag).filter(Boolean))
   fm += list('media', p.media.map((m) => m.videoUrl ?? m.url))
@@ -45,6 +55,7 @@ export function noteOf(p: ExportPost): string {
   if (post.quoted) {
     body += `\n> [!quote] @${post.quoted.authorHandle}\n${h(post.quoted.text).split('\n').map((l) => `> ${l}`).join('\n')}\n`
   }
+  body += threadSection(p, links)
   if (p.media.length) body += `\n${p.media.map((m) => (m.type === 'photo' ? `![${h(m.altText ?? '')}](${m.url})` : `[${m.type}](${m.videoUrl ?? m.url})`)).join('\n')}\n`
   if (post.urls.length) body += `\n## Links\n${post.urls.map((u) => `- ${h(u.expandedUrl)}`).join('\n')}\n`
   // A short post's summary may be empty (its own words say it all): no empty section then.
@@ -83,13 +94,24 @@ export function* markdownZipChunks(db: Db, scope: ExportScope, layout: 'folders'
   yield* drain()
   const used = new Set<string>()
   for (const batch of exportBatches(db, scope)) {
-    for (const p of batch) {
-      const folder = layout === 'flat' ? 'Posts' : safeName(p.categories[0]?.name ?? 'Uncategorized')
+    // A thread's parts arrive together (exportBatches) and share the folder of the first.
+    const threadFolder = new Map<string, string>()
+    const paths = batch.map((p) => {
+      const own = layout === 'flat' ? 'Posts' : safeName(p.categories[0]?.name ?? 'Uncategorized')
+      const key = p.thread?.rootPostId
+      const folder = key === undefined ? own : threadFolder.get(key) ?? own
+      if (key !== undefined) threadFolder.set(key, folder)
       let path = `${root}/${folder}/${noteFileName(p)}`
       if (used.has(path)) path = path.replace(/\.md$/, ` ${p.record.id}.md`)
       used.add(path)
-      add(path, noteOf(p))
-    }
+      return path
+    })
+    const linkName = (i: number) => paths[i].slice(paths[i].lastIndexOf('/') + 1, -3)
+    const sameThread = (i: number, j: number) => j >= 0 && j < batch.length && batch[i].thread !== null && batch[j].thread?.rootPostId === batch[i].thread.rootPostId
+    batch.forEach((p, i) => add(paths[i], noteOf(p, {
+      prev: sameThread(i, i - 1) ? linkName(i - 1) : null,
+      next: sameThread(i, i + 1) ? linkName(i + 1) : null,
+    })))
     yield* drain()
   }
   zip.end()

@@ -9,6 +9,7 @@ import {
 } from '../../store/index.ts'
 import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
+import { threadSuggestions } from './thread-categories.ts'
 
 const MAX_CATEGORIES = 3
 const RELATED = 5
@@ -42,14 +43,19 @@ export const categorization: Stage = {
     const ready = loadPipelinePosts(ctx.db, ids).filter((p) => knowledge.has(p.id))
     const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
     // Both go out at once: each worker answers its share of one, then of the other.
-    const [suggested, related] = await Promise.all([suggestCategories(ready, ctx, { knowledge, vectors }), ctx.runner.related(ready.map((p) => p.id), RELATED)])
+    const [suggested, related, threads] = await Promise.all([
+      suggestCategories(ready, ctx, { knowledge, vectors }), ctx.runner.related(ready.map((p) => p.id), RELATED), threadSuggestions(ready.map((p) => p.id), ctx),
+    ])
+    // A thread's parts take the thread's categories, those analysed earlier too (they agree).
+    for (const [id, picks] of threads) suggested.set(id, picks)
+    const placed = [...new Set([...ready.map((p) => p.id), ...threads.keys()])]
     // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
     const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
     if (ctx.signal.aborted) return
     await ctx.writable()
     const now = ctx.now()
     transaction(ctx.db, () => {
-      replacePipelineCategories(ctx.db, withinLocks(ctx.db, ready.map((p) => p.id), suggested), now)
+      replacePipelineCategories(ctx.db, withinLocks(ctx.db, placed, suggested), now)
       setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
       replaceMeaningPairs(ctx.db, ready.map((p) => p.id), sameMeaning)
       markJobItems(ctx.db, ctx.jobId, ids, 4)

@@ -17,6 +17,8 @@ export interface BookmarkFilter {
   tag?: string
   /** ISO 639-1 code (two lower-case letters). */
   lang?: string
+  /** `collapsed`: a thread shows as its root alone. */
+  threads?: 'collapsed'
 }
 
 export type SortKey = 'newest' | 'oldest' | 'popular' | 'imported'
@@ -94,7 +96,17 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     params.push(f.tag)
   }
   if (f.q?.trim()) clauses.push(...textMatch(f.q, params))
+  if (f.threads === 'collapsed') return { where: collapsed(clauses), params }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
+}
+
+/**
+ * One card per thread, its root, for the threads that have a part matching the clauses (so words
+ * in the third part find the thread); with no clauses, every root and every post outside a thread.
+ */
+function collapsed(clauses: string[]): string {
+  if (clauses.length === 0) return 'WHERE NOT EXISTS (SELECT 1 FROM thread_parts t WHERE t.bookmark_id = b.id AND t.position > 1)'
+  return `WHERE b.id IN (SELECT coalesce((SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id), b.id) FROM bookmarks b WHERE ${clauses.join(' AND ')})`
 }
 
 /**
@@ -113,4 +125,4 @@ export function countSql(f: BookmarkFilter): { sql: string; params: unknown[] } 
 
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
-  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang])
+  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang, f.threads])

@@ -262,11 +262,15 @@ export interface SearchHitRow {
   urls: string
   engagement: string
   lang: string | null
+  threadSize: number | null
+  threadPosition: number | null
 }
 
 export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle,
-    b.author_name AS authorName, b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.source, b.urls, b.engagement, b.lang
+    b.author_name AS authorName, b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.source, b.urls, b.engagement, b.lang,
+    (SELECT t.size FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadSize,
+    (SELECT t.position FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadPosition
     FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
 
 export const searchHitMedia = (db: Db, ids: readonly number[]) =>
