@@ -24,6 +24,9 @@ export const PERMISSIONS = {
   'settings:manage': ['admin'],
   'users:manage': ['admin'],
   'media:read': ['viewer', 'member', 'admin'],
+  'state:write': ['viewer', 'member', 'admin'],
+  'review:use': ['viewer', 'member', 'admin'],
+  'digest:read': ['viewer', 'member', 'admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Action = keyof typeof PERMISSIONS
@@ -49,6 +52,9 @@ export const ACTION_WORDS: Record<Action, string> = {
   'settings:manage': 'change settings',
   'users:manage': 'manage people and invites',
   'media:read': 'see images',
+  'state:write': 'mark posts read, starred or hidden for themselves',
+  'review:use': 'use the daily review',
+  'digest:read': 'read the household digest',
 }
 
 /** What a role can do, for "…; as a member you can …". */

@@ -26,6 +26,10 @@ export const zMedia = z.object({
 })
 export type Media = z.infer<typeof zMedia>
 
+/** The caller's own flags on a post (GET /api/bookmarks, detail, search); nobody else sees them, admins included. */
+export const zMemberState = z.object({ read: z.boolean(), starred: z.boolean(), hidden: z.boolean() })
+export type MemberState = z.infer<typeof zMemberState>
+
 export const zBookmark = z.object({
   id: z.number().int(),
   postId: z.string(),
@@ -41,6 +45,8 @@ export const zBookmark = z.object({
   engagement: zEngagement,
   /** ISO 639-1 (X's own code or detected at import), or null when the post has no clear language. */
   lang: z.string().nullable(),
+  /** The signed-in person's own read/starred/hidden flags (lists, detail and search results carry it). */
+  state: zMemberState.optional(),
 })
 export type Bookmark = z.infer<typeof zBookmark>
 

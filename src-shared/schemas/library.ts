@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './bookmarks.ts'
+import { zStateQuery } from './member.ts'
 
 /** Query-string number: digits only, at least `min`; the message names the parameter. */
 const positiveInt = (name: string, min = 1) =>
@@ -53,6 +54,7 @@ export const zBookmarkListQuery = zBookmarkFilterQuery.extend({
   /** Values above the maximum are clamped (the effective limit is echoed), never refused. */
   limit: positiveInt('limit').default(DEFAULT_PAGE_SIZE).transform((n) => Math.min(n, MAX_PAGE_SIZE)),
   sort: z.enum(BOOKMARK_SORTS, { error: `sort must be one of ${BOOKMARK_SORTS.join(', ')}` }).default('newest'),
+  ...zStateQuery.shape,
 })
 export type BookmarkListQuery = z.infer<typeof zBookmarkListQuery>
 export type BookmarkSort = (typeof BOOKMARK_SORTS)[number]

@@ -1,3 +1,4 @@
+import { stateClauses, type StateFilter } from './member-state.ts'
 import { searchTextClause } from './search.ts'
 
 /** Filters over bookmarks, as SQL on the alias `b`. Shared by the list, the export and the mind map. */
@@ -17,6 +18,8 @@ export interface BookmarkFilter {
   tag?: string
   /** ISO 639-1 code (two lower-case letters). */
   lang?: string
+  /** One member's read, starred and hidden flags (lists only; the export and mind map show every post). */
+  state?: StateFilter
 }
 
 export type SortKey = 'newest' | 'oldest' | 'popular' | 'imported'
@@ -94,6 +97,11 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     params.push(f.tag)
   }
   if (f.q?.trim()) clauses.push(...textMatch(f.q, params))
+  if (f.state) {
+    const s = stateClauses(f.state, opts.walk === true)
+    clauses.push(...s.clauses)
+    params.push(...s.params)
+  }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
 
@@ -113,4 +121,4 @@ export function countSql(f: BookmarkFilter): { sql: string; params: unknown[] } 
 
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
-  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang])
+  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang, f.state && [f.state.userId, f.state.read, f.state.starred, f.state.hidden]])

@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
+import { memberStateVersion, STATE_FLAGS, type StateFilter } from './member-state.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
@@ -62,19 +63,38 @@ export function orderedBookmarkIds(db: Db, sort: SortKey): Int32Array {
 
 const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }>()
 
-/** Matching rows; cached per filter until the library changes. */
+/** Matching rows; cached per filter until the library (or, filtered by state, that member's state) changes. */
 export function countBookmarks(db: Db, f: BookmarkFilter): number {
   const stamp = libraryStamp(db)
   let c = counts.get(db.$client)
   if (!c || c.stamp !== stamp) counts.set(db.$client, (c = { stamp, byKey: new Map() }))
-  const key = filterKey(f)
+  const key = f.state ? `${filterKey(f)}@${memberStateVersion(db, f.state.userId)}` : filterKey(f)
   const hit = c.byKey.get(key)
   if (hit !== undefined) return hit
+  if (f.state) {
+    const n = countWithState(db, f, f.state)
+    c.byKey.set(key, n)
+    return n
+  }
   const { sql, params } = countSql(f)
   const n = stmt(db, sql).pluck().get(...params) as number
   if (c.byKey.size > 500) c.byKey.clear()
   c.byKey.set(key, n)
   return n
+}
+
+/**
+ * A flag a post must not have is counted by subtraction (posts − posts with it), so every query counts only
+ * posts that have flags, collected from the flags' partial indexes, however many posts lack them.
+ */
+function countWithState(db: Db, f: BookmarkFilter, s: StateFilter): number {
+  const without = STATE_FLAGS.find((k) => s[k] === false)
+  if (without) {
+    return countBookmarks(db, { ...f, state: { ...s, [without]: undefined } }) - countBookmarks(db, { ...f, state: { ...s, [without]: true } })
+  }
+  if (STATE_FLAGS.every((k) => s[k] === undefined)) return countBookmarks(db, { ...f, state: undefined })
+  const { where, params } = filterSql(f)
+  return stmt(db, `SELECT count(*) FROM bookmarks b ${where}`).pluck().get(...params) as number
 }
 
 /** Rows for the given ids, in the order given. */
