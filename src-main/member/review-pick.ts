@@ -35,15 +35,16 @@ function spread(cands: readonly Candidate[], k: number, picked: Candidate[]): vo
 }
 
 /**
- * Takes `n` spread across categories: new, starred and unread posts first, while posts coming round again keep
- * up to half the handful (so a kept post does come back in a library with thousands unread); then fills up.
+ * Takes `n`: new, starred and unread posts first (each group in turn, spread across categories the handful does
+ * not have yet), while posts coming round again keep up to half the handful (so a kept post does come back in a
+ * library with thousands unread); then fills up from anything left.
  */
 export function pickSpread(cands: readonly Candidate[], n: number): Candidate[] {
   const due = cands.filter((c) => c.reason === 'due')
   const dueSlots = Math.min(due.length, Math.floor(n / 2))
   const picked: Candidate[] = []
-  spread(cands.filter((c) => c.reason !== 'due'), n - dueSlots, picked)
-  spread(due, dueSlots, picked)
+  for (const reason of ['starred', 'unread', 'new'] as const) spread(cands.filter((c) => c.reason === reason), n - dueSlots - picked.length, picked)
+  spread(due, n - picked.length, picked)
   spread(cands, n - picked.length, picked)
   return picked
 }
