@@ -11,12 +11,14 @@ import { Lightbox } from '../components/Lightbox.tsx'
 import { ExternalLink, Link } from '../components/Link.tsx'
 import { Thumb } from '../components/MediaThumbs.tsx'
 import { RichText } from '../components/RichText.tsx'
+import { StateBar } from '../components/StateBar.tsx'
 import { fmtCompact, fmtDate, postUrl, sourceLabel } from '../lib/format.ts'
 import { languageName } from '../lib/languages.ts'
 import { hostOf, safeHref } from '../lib/links.ts'
 import { isTyping } from '../lib/shortcuts.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
 import { useLibraryStore } from '../stores/library.ts'
+import { changeState } from '../stores/member-state.ts'
 import { navigate } from '../stores/router.ts'
 import { useCan } from '../stores/session.ts'
 import { toast } from '../stores/toast.ts'
@@ -78,7 +80,15 @@ export function PostPage({ params }: { params: Record<string, string> }) {
   const load = () => {
     setError(null)
     setPost(null)
-    getBookmark(id).then(setPost, (e) => setError({ message: e.message, status: e.status ?? 0 }))
+    getBookmark(id).then((p) => {
+      setPost(p)
+      // Opening a post reads it (for the one who opened it only).
+      if (p.state && !p.state.read) void updateState(p.id, { read: true })
+    }, (e) => setError({ message: e.message, status: e.status ?? 0 }))
+  }
+  const updateState = async (postId: number, change: Partial<NonNullable<BookmarkDetail['state']>>) => {
+    const state = await changeState(postId, change)
+    if (state) setPost((p) => (p && p.id === postId ? { ...p, state } : p))
   }
   useEffect(() => {
     if (!Number.isInteger(id) || id < 1) setError({ message: 'This is not a post address.', status: 404 })
@@ -95,6 +105,10 @@ export function PostPage({ params }: { params: Record<string, string> }) {
       else if (e.key === 'ArrowRight' && next) navigate(`/post/${next}`)
       else if (e.key === 'o') window.open(postUrl(post.authorHandle, post.postId), '_blank', 'noopener,noreferrer')
       else if (e.key === 'e' && canEdit) { e.preventDefault(); document.querySelector<HTMLButtonElement>('[data-edit-categories]')?.click() }
+      else if (post.state && (e.key === 's' || e.key === 'm' || e.key === 'h')) {
+        const flag = e.key === 's' ? 'starred' : e.key === 'm' ? 'read' : 'hidden'
+        void updateState(post.id, { [flag]: !post.state[flag] })
+      }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -162,6 +176,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
             </div>
             <ExternalLink href={postUrl(post.authorHandle, post.postId)} className="btn btn-small reader-open"><Icon name="external" size={14} /> Open on X</ExternalLink>
           </header>
+          {post.state && <StateBar state={post.state} onChange={(change) => void updateState(post.id, change)} />}
           <p className="reader-text" lang={post.lang ?? undefined}><RichText text={post.text} urls={post.urls} /></p>
           {photos.length > 0 && (
             <div className={`reader-media media-n${Math.min(photos.length, 4)}`}>
