@@ -115,7 +115,7 @@ export function LibraryPage() {
       <div className="library-head">
         <div className="library-title">
           <h1>Library</h1>
-          <span className="count" aria-live="polite">{lib.total === null ? 'Loading…' : `${fmtNumber(lib.total)} posts`}</span>
+          <span className="count" aria-live="polite">{lib.total === null ? 'Loading…' : `${fmtNumber(lib.total)} ${lib.total === 1 ? 'post' : 'posts'}`}</span>
         </div>
         <div className="seg" role="group" aria-label="View">
           <button type="button" className={view === 'grid' ? 'is-on' : ''} aria-pressed={view === 'grid'} onClick={() => setQuery({ view: null })}><Icon name="grid" size={16} /><span className="sr-only">Grid</span></button>
