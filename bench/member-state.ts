@@ -40,12 +40,11 @@ const ftsPending = db.prepare('SELECT count(*) FROM search_fts_queue').pluck()
 while ((ftsPending.get() as number) > 0 && performance.now() - t0 < 180_000) await new Promise((r) => setTimeout(r, 250))
 
 const password = 'bench password 123'
-const cookies: string[] = []
+const tokens: string[] = []
 for (let u = 0; u < MEMBERS; u++) {
   const email = `member${u}@example.com`
   await sheaf.auth.users.create({ email, name: `Member ${u}`, role: u === 0 ? 'admin' : 'member', password })
-  const res = await sheaf.app.request('http://127.0.0.1/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
-  cookies.push(res.headers.get('set-cookie')!.split(';')[0])
+  tokens.push((await sheaf.auth.sessions.login(email, password)).token)
 }
 const userIds = db.prepare('SELECT id FROM users ORDER BY id').pluck().all() as number[]
 
@@ -77,7 +76,7 @@ const pct = (xs: number[], p: number) => {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100
 }
 const call = async (member: number, path: string, init: RequestInit = {}) => {
-  const res = await sheaf.app.request(`http://127.0.0.1${path}`, { ...init, headers: { cookie: cookies[member], 'content-type': 'application/json', ...init.headers } })
+  const res = await sheaf.app.request(`http://127.0.0.1${path}`, { ...init, headers: { host: '127.0.0.1', authorization: `Bearer ${tokens[member]}`, 'content-type': 'application/json', ...init.headers } })
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`)
   return res.text()
 }
