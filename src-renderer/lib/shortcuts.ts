@@ -50,11 +50,10 @@ export function useGlobalShortcuts(): void {
       if (!role) return
       if (pendingG && Date.now() - pendingG < 1200) {
         pendingG = 0
+        // the second key of "g <key>" is taken here: pages skip keys whose default was prevented
+        e.preventDefault()
         const item = NAV.find((n) => n.key === e.key && can(role, n.action))
-        if (item) {
-          e.preventDefault()
-          navigate(item.to)
-        }
+        if (item) navigate(item.to)
         return
       }
       if (e.key === 'g') pendingG = Date.now()

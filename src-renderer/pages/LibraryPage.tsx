@@ -85,7 +85,7 @@ export function LibraryPage() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return
+      if (e.defaultPrevented || isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return
       if (e.key === 'j' || e.key === 'k') {
         const next = Math.max(0, Math.min(total - 1, active + (e.key === 'j' ? 1 : -1)))
         setActive(next)

@@ -100,7 +100,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
   const { prev, next } = neighbours(id)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !post) return
+      if (e.defaultPrevented || isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !post) return
       if (e.key === 'ArrowLeft' && prev) navigate(`/post/${prev}`)
       else if (e.key === 'ArrowRight' && next) navigate(`/post/${next}`)
       else if (e.key === 'o') window.open(postUrl(post.authorHandle, post.postId), '_blank', 'noopener,noreferrer')

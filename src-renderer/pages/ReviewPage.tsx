@@ -57,7 +57,7 @@ export function ReviewPage() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !item) return
+      if (e.defaultPrevented || isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !item) return
       const a = ANSWERS.find((x) => x.key === e.key)
       if (a) {
         e.preventDefault()
