@@ -96,6 +96,34 @@ describe('a member\'s own state', () => {
     expect((await ana.get('/api/bookmarks?read=false')).body.total).toBe(28)
   })
 
+  it('every combination of state filters, alone and with a category, totals what the posts\' own states say', async () => {
+    const cara = await signedIn(t, 'member', 'cara@example.com')
+    await cara.post('/api/bookmarks/state', { ids: [id(3), id(6), id(9), id(12)], read: true, starred: true })
+    await cara.post('/api/bookmarks/state', { ids: [id(6), id(15)], hidden: true })
+    await cara.post('/api/bookmarks/state', { ids: [id(1), id(4)], read: true })
+    await cara.post('/api/bookmarks/state', { ids: [id(7)], starred: true })
+    for (const c of [cara, ana, ben]) {
+      const every = [...await allBookmarks(c), ...await allBookmarks(c, 'hidden=true')]
+      expect(every).toHaveLength(30)
+      for (const category of [null, 'ai', 'music', 'cooking']) {
+        for (const read of [undefined, true, false]) {
+          for (const starred of [undefined, true, false]) {
+            for (const hidden of [undefined, true, false]) {
+              const want = every.filter((b) => (category === null || b.categories.some((x: any) => x.slug === category)) &&
+                (read === undefined || b.state.read === read) && (starred === undefined || b.state.starred === starred) &&
+                b.state.hidden === (hidden ?? false)).length
+              const q = [category && `category=${category}`, read !== undefined && `read=${read}`, starred !== undefined && `starred=${starred}`,
+                hidden !== undefined && `hidden=${hidden}`].filter(Boolean).join('&')
+              const res = await c.get(`/api/bookmarks?limit=100&${q}`)
+              expect(res.body.total, q).toBe(want)
+              expect(res.body.bookmarks.length, q).toBe(want)
+            }
+          }
+        }
+      }
+    }
+  })
+
   it('viewers keep their own state too, and it changes nothing shared', async () => {
     const res = await viewer.put(`/api/bookmarks/${id(3)}/state`, { starred: true, hidden: true })
     expect(res.status).toBe(200)

@@ -1,6 +1,6 @@
 import type { Db } from '../db.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
-import { memberStateVersion, STATE_FLAGS, type StateFilter } from './member-state.ts'
+import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
@@ -92,9 +92,25 @@ function countWithState(db: Db, f: BookmarkFilter, s: StateFilter): number {
   if (without) {
     return countBookmarks(db, { ...f, state: { ...s, [without]: undefined } }) - countBookmarks(db, { ...f, state: { ...s, [without]: true } })
   }
-  if (STATE_FLAGS.every((k) => s[k] === undefined)) return countBookmarks(db, { ...f, state: undefined })
+  const rest: BookmarkFilter = { ...f, state: undefined }
+  const flags = STATE_FLAGS.filter((k) => s[k] === true)
+  if (flags.length === 0) return countBookmarks(db, rest)
+  const others = Object.entries(rest).filter(([, v]) => v !== undefined && v !== false && v !== '')
+  if (others.length === 0) return countFlagged(db, s.userId, flags)
+  const scope = others.length === 1 ? linkScope(db, rest) : null
+  if (scope) return countFlagged(db, s.userId, flags, scope)
   const { where, params } = filterSql(f)
   return stmt(db, `SELECT count(*) FROM bookmarks b ${where}`).pluck().get(...params) as number
+}
+
+/** A lone category or tag filter as its link table, or null (unknown names count nothing either way). */
+function linkScope(db: Db, f: BookmarkFilter): LinkScope | null {
+  const [table, column, lookup, name] = f.category !== undefined
+    ? ['bookmark_categories', 'category_id', 'SELECT id FROM categories WHERE slug = ?', f.category] as const
+    : f.tag !== undefined ? ['bookmark_tags', 'tag_id', 'SELECT id FROM tags WHERE name = ?', f.tag] as const : [null, null, null, null]
+  if (!table) return null
+  const id = stmt(db, lookup).pluck().get(name) as number | undefined
+  return id === undefined ? null : { table, column, id, size: countBookmarks(db, f) }
 }
 
 /** Rows for the given ids, in the order given. */

@@ -93,3 +93,31 @@ export function foldMemberState(db: Db, from: number, to: number, now: number): 
   stmt(db, `INSERT OR IGNORE INTO member_state (user_id, bookmark_id, read, starred, hidden, starred_at, review_due, review_interval, reviewed_at, updated_at)
     SELECT user_id, ?, read, starred, hidden, starred_at, review_due, review_interval, reviewed_at, ? FROM member_state WHERE bookmark_id = ?`).run(to, now, from)
 }
+
+/** Drive from the rarest flag's partial index. */
+const DRIVE_ORDER: readonly StateFlag[] = ['hidden', 'starred', 'read']
+
+/** A category or tag a count is limited to, by its link table. */
+export interface LinkScope {
+  table: 'bookmark_categories' | 'bookmark_tags'
+  column: 'category_id' | 'tag_id'
+  id: number
+  /** How many posts it holds (to choose which side drives the count). */
+  size: number
+}
+
+/**
+ * Posts the member has all `flags` on, from their rows alone (a row's post always exists): a covering count of a
+ * partial index, never a read of the posts. With `scope`, joined with its link table, the smaller side first.
+ */
+export function countFlagged(db: Db, userId: number, flags: readonly StateFlag[], scope?: LinkScope): number {
+  const drive = DRIVE_ORDER.find((f) => flags.includes(f))!
+  const rest = flags.filter((f) => f !== drive).map((f) => ` AND s.${f} = 1`).join('')
+  const own = `s.user_id = @user AND s.${drive} = 1${rest}`
+  if (!scope) return stmt(db, `SELECT count(*) FROM member_state s INDEXED BY member_state_${drive}_idx WHERE ${own}`).pluck().get({ user: userId }) as number
+  const flagged = countFlagged(db, userId, flags)
+  const sql = scope.size <= flagged
+    ? `SELECT count(*) FROM ${scope.table} l CROSS JOIN member_state s WHERE l.${scope.column} = @id AND s.user_id = @user AND s.bookmark_id = l.bookmark_id AND s.${drive} = 1${rest}`
+    : `SELECT count(*) FROM member_state s INDEXED BY member_state_${drive}_idx CROSS JOIN ${scope.table} l WHERE ${own} AND l.bookmark_id = s.bookmark_id AND l.${scope.column} = @id`
+  return stmt(db, sql).pluck().get({ user: userId, id: scope.id }) as number
+}
