@@ -102,8 +102,8 @@ const list = {
   starred: await time((i) => `/api/bookmarks?starred=true&page=${page(i)}`),
   hidden: await time((i) => `/api/bookmarks?hidden=true&page=${page(i)}`),
   unreadPopular: await time((i) => `/api/bookmarks?read=false&sort=popular&page=${page(i)}`),
-  starredInCategory: await time((i) => `/api/bookmarks?starred=true&category=${['tech', 'ai-ml', 'design'][i % 3]}`),
-  unreadInCategory: await time((i) => `/api/bookmarks?read=false&category=${['tech', 'ai-ml', 'design'][i % 3]}&page=${page(i)}`),
+  starredInCategory: await time((i) => `/api/bookmarks?starred=true&category=${['programming', 'ai-machine-learning', 'design'][i % 3]}`),
+  unreadInCategory: await time((i) => `/api/bookmarks?read=false&category=${['programming', 'ai-machine-learning', 'design'][i % 3]}&page=${page(i)}`),
   unreadWords: await time((i) => `/api/bookmarks?read=false&q=${['sqlite', 'sourdough', 'typescript'][i % 3]}`),
   // each list right after the same member changed a post's state (their cached counts start again)
   unreadAfterAWrite: await time((i) => `/api/bookmarks?read=false&page=${page(i)}`, undefined,
@@ -116,10 +116,16 @@ const writes = {
 const reviewAndDigest = {
   review5: await time(() => '/api/review'),
   review50: await time(() => '/api/review?n=50'),
+  // each review right after the same member answered one (their candidates are chosen again)
+  review5AfterAnAnswer: await time(() => '/api/review', undefined,
+    (i) => call(i % MEMBERS, `/api/review/${1 + ((i * 15485863) % n)}`, { method: 'POST', body: JSON.stringify({ outcome: 'keep' }) })),
   digest7: await time(() => '/api/digest?days=7'),
   digest30Markdown: await time(() => '/api/digest?days=30&format=markdown'),
   digest7AfterAStar: await time(() => '/api/digest?days=7', undefined,
     (i) => call(i % MEMBERS, `/api/bookmarks/${1 + ((i * 104729) % n)}/state`, { method: 'PUT', body: JSON.stringify({ starred: true }) })),
+  // a category change moves the library, so the window's counts are computed afresh each time
+  digest7AfterACategoryChange: await time(() => '/api/digest?days=7', undefined,
+    (i) => call(0, `/api/bookmarks/${1 + ((i * 7919) % n)}/categories`, { method: 'POST', body: JSON.stringify({ slug: 'programming' }) })),
 }
 const plan = (sql: string, ...params: unknown[]) =>
   (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail)

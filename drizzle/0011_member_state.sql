@@ -28,6 +28,8 @@ CREATE INDEX `member_state_hidden_idx` ON `member_state` (`user_id`,`bookmark_id
 --> statement-breakpoint
 CREATE INDEX `member_state_starred_at_idx` ON `member_state` (`starred_at`) WHERE "member_state"."starred" = 1;
 --> statement-breakpoint
+CREATE INDEX `member_state_read_recent_idx` ON `member_state` (`user_id`,`updated_at`) WHERE "member_state"."read" = 1;
+--> statement-breakpoint
 CREATE INDEX `member_state_due_idx` ON `member_state` (`user_id`,`review_due`) WHERE "member_state"."review_due" IS NOT NULL;
 --> statement-breakpoint
 -- The days on which a member answered reviews, and how many (the day's handful and the streak).

@@ -2,8 +2,8 @@ import { AppError } from '../../src-shared/errors.ts'
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import type { ReviewAnswerResponse, ReviewOutcome, ReviewResponse, Streak } from '../../src-shared/schemas/member.ts'
 import {
-  answersOn, bookmarkExists, bookmarkIdRange, categoriesForBookmarks, dueForReview, putReview, reviewDayList, reviewScheduleOf,
-  starredUnreviewed, transaction, unreviewedFrom, type Db,
+  answersOn, bookmarkExists, bookmarkIdRange, categoriesForBookmarks, dueForReview, libraryStamp, memberStateVersion, putReview, reviewDayList,
+  reviewScheduleOf, starredUnreviewed, transaction, unreviewedFrom, type Db,
 } from '../store/index.ts'
 import { dayOf, dayString } from './days.ts'
 import { pickSpread, seededOrder, type Candidate } from './review-pick.ts'
@@ -11,7 +11,7 @@ import { pickSpread, seededOrder, type Candidate } from './review-pick.ts'
 /** Never-reviewed posts are sampled from this many places in the library, this many from each. */
 const SLICES = 8
 const PER_SLICE = 40
-const POOL = 500
+const POOL = 200
 /** A kept post's next gap in days: 2, 5, 13, 33, 83, 208, then at most a year. */
 export const nextInterval = (previous: number): number => (previous <= 0 ? 2 : Math.min(365, Math.ceil(previous * 2.5)))
 
@@ -67,13 +67,23 @@ function candidates(db: Db, userId: number, day: number): Candidate[] {
 
 export function createReview({ db, clock, items }: { db: Db; clock: () => number; items: (ids: number[], userId: number) => Bookmark[] }) {
   const streak = (userId: number, day: number): Streak => streakOf(reviewDayList(db, userId), day, answersOn(db, userId, day))
+  /** Today's ordered candidates per member, until their state or the library changes. */
+  const pools = new Map<number, { key: string; cands: Candidate[] }>()
+  const candidatesOf = (userId: number, day: number): Candidate[] => {
+    const key = `${day}:${memberStateVersion(db, userId)}:${libraryStamp(db)}`
+    const hit = pools.get(userId)
+    if (hit?.key === key) return hit.cands
+    const cands = candidates(db, userId, day)
+    pools.set(userId, { key, cands })
+    return cands
+  }
   return {
     /** Deterministic for a member, day and library: the same state gives the same handful. */
     today(userId: number, n: number): ReviewResponse {
       const day = dayOf(clock())
       const s = streak(userId, day)
       const remaining = Math.max(0, n - s.answeredToday)
-      const picks = remaining === 0 ? [] : pickSpread(candidates(db, userId, day), remaining)
+      const picks = remaining === 0 ? [] : pickSpread(candidatesOf(userId, day), remaining)
       const byId = new Map(items(picks.map((p) => p.id), userId).map((b) => [b.id, b]))
       const list = picks.flatMap((p) => (byId.has(p.id) ? [{ bookmark: byId.get(p.id)!, reason: p.reason }] : []))
       return { day: dayString(day), n, items: list, nothingLeft: list.length === 0, streak: s }

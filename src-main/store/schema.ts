@@ -155,6 +155,7 @@ export const memberState = sqliteTable('member_state', {
   index('member_state_starred_idx').on(t.userId, t.bookmarkId).where(sql`${t.starred} = 1`),
   index('member_state_hidden_idx').on(t.userId, t.bookmarkId).where(sql`${t.hidden} = 1`),
   index('member_state_starred_at_idx').on(t.starredAt).where(sql`${t.starred} = 1`),
+  index('member_state_read_recent_idx').on(t.userId, t.updatedAt).where(sql`${t.read} = 1`), // the digest's "categories you read most"
   index('member_state_due_idx').on(t.userId, t.reviewDue).where(sql`${t.reviewDue} IS NOT NULL`),
 ])
 
