@@ -117,7 +117,7 @@ const reviewAndDigest = {
   review5: await time(() => '/api/review'),
   review50: await time(() => '/api/review?n=50'),
   // each review right after the same member answered one (their candidates are chosen again)
-  review5AfterAnAnswer: await time(() => '/api/review', undefined,
+  review50AfterAnAnswer: await time(() => '/api/review?n=50', undefined,
     (i) => call(i % MEMBERS, `/api/review/${1 + ((i * 15485863) % n)}`, { method: 'POST', body: JSON.stringify({ outcome: 'keep' }) })),
   digest7: await time(() => '/api/digest?days=7'),
   digest30Markdown: await time(() => '/api/digest?days=30&format=markdown'),

@@ -117,6 +117,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const close = async () => {
       await pipeline.close()
       search.close()
+      member.close()
       library.close()
       await lan.close()
       closeDatabase(db)

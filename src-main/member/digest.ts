@@ -73,12 +73,21 @@ export function createDigest({ db, clock }: { db: Db; clock: () => number }) {
   const countsOf = cached<Counts>()
   const starsOf = cached<Digest['mostStarred']>()
   const mineOf = cached<Digest['forYou']>()
+  const windowOf = (days: number) => {
+    const today = dayOf(clock())
+    const w = { from: startOfDay(today - days + 1), to: startOfDay(today + 1) }
+    const library = `${days}:${today}:${libraryStamp(db)}`
+    return { w, library, counts: () => countsOf(String(days), library, () => counts(db, days, w)) }
+  }
   return {
+    /** Counts the window now, so the next digest finds them ready. */
+    warm(days: number): void {
+      windowOf(days).counts()
+    },
+
     get(userId: number, days: number): Digest {
-      const today = dayOf(clock())
-      const w = { from: startOfDay(today - days + 1), to: startOfDay(today + 1) }
-      const library = `${days}:${today}:${libraryStamp(db)}`
-      const c = countsOf(String(days), library, () => counts(db, days, w))
+      const { w, library, counts: countsNow } = windowOf(days)
+      const c = countsNow()
       const starred = starsOf(String(days), `${library}:${householdStateVersion(db)}`, () => mostStarred(db, w))
       const mine = mineOf(`${userId}:${days}`, `${library}:${memberStateVersion(db, userId)}`,
         () => forYou(db, userId, w, c.saved >= bookmarkCount(db) * WALK_SHARE))

@@ -1,4 +1,5 @@
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
+import { startWarming } from '../library/index.ts'
 import type { Db } from '../store/index.ts'
 import { createDigest } from './digest.ts'
 import { createReview } from './review.ts'
@@ -13,10 +14,14 @@ export interface MemberDeps {
 
 /** Each member's own layer over the shared library: read, starred, hidden, the daily review and the digest. */
 export function createMember(deps: MemberDeps) {
+  const digest = createDigest(deps)
+  // The week's counts are recounted once the library holds still after a change, not when someone opens the digest.
+  const warmer = startWarming({ db: deps.db, tasks: [() => digest.warm(7)] })
   return {
     state: createMemberState(deps),
     review: createReview(deps),
-    digest: createDigest(deps),
+    digest,
+    close: () => warmer.stop(),
   }
 }
 
