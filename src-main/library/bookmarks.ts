@@ -78,8 +78,8 @@ const categorySummary = (c: CategoryRow): CategorySummary => ({
 })
 
 /** Each low-confidence assignment with its post, for a person to confirm (assign) or remove. */
-export function reviewItems(db: Db, rows: ReadonlyArray<{ bookmarkId: number; categoryId: number }>): Array<{ bookmark: Bookmark; category: CategorySummary }> {
-  const posts = new Map(hydrate(db, [...new Set(rows.map((r) => r.bookmarkId))]).map((b) => [b.id, b]))
+export function reviewItems(db: Db, rows: ReadonlyArray<{ bookmarkId: number; categoryId: number }>, userId?: number): Array<{ bookmark: Bookmark; category: CategorySummary }> {
+  const posts = new Map(hydrate(db, [...new Set(rows.map((r) => r.bookmarkId))], userId).map((b) => [b.id, b]))
   const assigned = new Map(categoriesForBookmarks(db, [...posts.keys()]).map((c) => [`${c.bookmarkId}:${c.id}`, c]))
   return rows.flatMap((r) => {
     const bookmark = posts.get(r.bookmarkId)
