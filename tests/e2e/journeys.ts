@@ -624,10 +624,14 @@ export const JOURNEYS: Journey[] = [
       await shootBoth(p, 'review')
       for (let i = 0; i < 5; i++) {
         const before = await p.locator('.review-reason').innerText()
-        await p.keyboard.press(i === 0 ? 'k' : 'd')
+        const [answered] = await Promise.all([
+          p.waitForResponse((r) => /\/api\/review\/\d+$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: 30_000 }),
+          p.keyboard.press(i === 0 ? 'k' : 'd'),
+        ])
+        assert(answered.status() === 200, `answer ${i + 1} was taken (${answered.status()})`)
         // polled from outside: the page's CSP forbids eval
         for (let tries = 0; (await p.locator('.review-reason').allTextContents())[0] === before; tries++) {
-          assert(tries < 100, 'an answer moves the review on to the next post')
+          assert(tries < 300, `answer ${i + 1} moves the review on to the next post (still "${before}")`)
           await p.waitForTimeout(100)
         }
       }
