@@ -20,6 +20,8 @@ const MindmapPage = lazy(() => import('./pages/MindmapPage.tsx').then((m) => ({ 
 const PipelinePage = lazy(() => import('./pages/PipelinePage.tsx').then((m) => ({ default: m.PipelinePage })))
 const ImportPage = lazy(() => import('./pages/ImportPage.tsx').then((m) => ({ default: m.ImportPage })))
 const ExportPage = lazy(() => import('./pages/ExportPage.tsx').then((m) => ({ default: m.ExportPage })))
+const ReviewPage = lazy(() => import('./pages/ReviewPage.tsx').then((m) => ({ default: m.ReviewPage })))
+const DigestPage = lazy(() => import('./pages/DigestPage.tsx').then((m) => ({ default: m.DigestPage })))
 const SettingsPage = lazy(() => import('./pages/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })))
 
 interface Route {
@@ -40,6 +42,8 @@ const ROUTES: Route[] = [
   { path: '/import', action: 'import:use', title: 'Import', Page: ImportPage },
   { path: '/export', action: 'export:use', title: 'Export', Page: ExportPage },
   { path: '/settings', action: 'tokens:manage', title: 'Settings', Page: SettingsPage },
+  { path: '/review', action: 'review:use', title: 'Review', Page: ReviewPage },
+  { path: '/digest', action: 'digest:read', title: 'Digest', Page: DigestPage },
 ]
 
 function Signed() {

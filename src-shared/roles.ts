@@ -25,6 +25,9 @@ export const PERMISSIONS = {
   'users:manage': ['admin'],
   'media:read': ['viewer', 'member', 'admin'],
   'tokens:manage': ['member', 'admin'],
+  'state:write': ['viewer', 'member', 'admin'],
+  'review:use': ['viewer', 'member', 'admin'],
+  'digest:read': ['viewer', 'member', 'admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type Action = keyof typeof PERMISSIONS
@@ -51,6 +54,9 @@ export const ACTION_WORDS: Record<Action, string> = {
   'users:manage': 'manage people and invites',
   'media:read': 'see images',
   'tokens:manage': 'create API tokens',
+  'state:write': 'mark posts read, starred or hidden for themselves',
+  'review:use': 'use the daily review',
+  'digest:read': 'read the household digest',
 }
 
 /** What a role can do, for "…; as a member you can …". */

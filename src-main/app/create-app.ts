@@ -5,11 +5,13 @@ import { createAuth, type Auth } from '../auth/index.ts'
 import {
   bookmarkRoutes, categorizeRoutes, categoryRoutes, createHttpApp, desktopLoginRoutes, exportRoutes, importRoutes, lanRoutes,
   mediaRoutes, mindmapRoutes, clearSpool, searchRoutes, serveGuarded, settingsRoutes, statsRoutes, type AppEnv, type RouteModule,
+  digestRoutes, reviewRoutes, stateRoutes,
 } from '../http/index.ts'
 import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createMcpHandler } from '../mcp/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
 import { createLibrary, type Library } from '../library/index.ts'
+import { createMember } from '../member/index.ts'
 import { activeEmbedder, activeReranker, createSearch, type Reranker } from '../search/index.ts'
 import { createPipeline, type Pipeline } from '../pipeline/index.ts'
 import { createSettings, type Settings } from '../settings/index.ts'
@@ -81,6 +83,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // Resolved per search from the current settings; the local provider has no model to rerank with.
     const remoteProvider = async () => (settings.stored().provider === 'local' ? null : settings.activeProvider())
     const reranker = overrides.reranker !== undefined ? overrides.reranker : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
+    const member = createMember({ db, clock, items: (ids, userId) => library.bookmarks.items(ids, userId) })
     const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), log })
     const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
       fetch: (req, env) => app.fetch(req, env), serve: (o, onListening) => serveGuarded({ ...o, limits: config.connections }, onListening), network: overrides.lanNetwork })
@@ -93,7 +96,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       { path: '/mindmap', routes: mindmapRoutes({ library }) },
       { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes, spoolDir }) },
       { path: '/export', routes: exportRoutes({ library }) },
-      { path: '/search', routes: searchRoutes({ search }) },
+      { path: '/search', routes: searchRoutes({ search, member }) },
+      { path: '/bookmarks', routes: stateRoutes({ member }) },
+      { path: '/review', routes: reviewRoutes({ member }) },
+      { path: '/digest', routes: digestRoutes({ member }) },
       { path: '/categorize', routes: categorizeRoutes({ pipeline }) },
       { path: '/settings', routes: settingsRoutes({ settings }) },
       { path: '/media', routes: mediaRoutes({ media: createMediaFiles({ db, cache: mediaCache }) }) },
@@ -113,6 +119,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const close = async () => {
       await pipeline.close()
       search.close()
+      member.close()
       library.close()
       await lan.close()
       closeDatabase(db)

@@ -31,6 +31,7 @@ export { searchRoutes } from './routes/search.ts'
 export { categorizeRoutes } from './routes/categorize.ts'
 export { settingsRoutes } from './routes/settings.ts'
 export { mediaRoutes } from './routes/media.ts'
+export { digestRoutes, reviewRoutes, stateRoutes } from './routes/member.ts'
 export { serveGuarded, type ConnectionLimits } from './node-server.ts'
 export { clearSpool } from './upload.ts'
 

@@ -4,7 +4,8 @@ import type { BookmarkListQuery, BulkBody, LanguageCounts } from '../../src-shar
 import {
   assignCategory, assignmentsOf, bookmarkById, bookmarkIdsInLanguage, bookmarksByIds, categoriesForBookmarks, categoryBySlug, categoryIdsBySlugs,
   countBookmarks, deleteBookmarks, languageCounts, deleteNote, existingBookmarkIds, knowledgeFor, libraryStamp, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
-  putNote, searchTextMatchIds, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type KnowledgeRecord,
+  putNote, searchTextMatchIds, STATE_FLAGS, stateIds, statesFor, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db,
+  type KnowledgeRecord, type StateFilter,
 } from '../store/index.ts'
 import { assembleThreads, linkedPosts, threadOf } from '../threads/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
@@ -16,9 +17,29 @@ export const filterOf = (q: Partial<Omit<BookmarkFilter, 'threads'>> & { threads
   threads: q.threads === 'collapsed' ? 'collapsed' : undefined,
 })
 
-/** A `q` search with no other filter than a language: its page is cut from the index's matches in memory. */
+/** A `q` search with no other filter than a language and the member's state: its page is cut from the index's matches in memory. */
 const onlyWords = (f: BookmarkFilter): boolean =>
-  f.q !== undefined && Object.entries(f).every(([k, v]) => k === 'q' || k === 'lang' || v === undefined)
+  f.q !== undefined && Object.entries(f).every(([k, v]) => k === 'q' || k === 'lang' || k === 'state' || v === undefined)
+
+/** The caller's state filter: hidden posts are left out unless `hidden` was asked for. */
+const stateFilterOf = (q: BookmarkListQuery, userId: number): StateFilter =>
+  ({ userId, read: q.read, starred: q.starred, hidden: q.hidden ?? false })
+
+/** Matches narrowed by the member's flags, from the flags' id sets (cached until their state changes). */
+function withState(db: Db, words: Set<number> | null, s: StateFilter | undefined): Set<number> | null {
+  if (!words || !s) return words
+  let out = words
+  for (const f of STATE_FLAGS) {
+    const want = s[f]
+    if (want === undefined) continue
+    const ids = stateIds(db, s.userId, f)
+    if (!want && ids.size === 0) continue
+    const next = new Set<number>()
+    for (const id of out) if (ids.has(id) === want) next.add(id)
+    out = next
+  }
+  return out
+}
 
 /** The word index's matches, narrowed to one language (the language's ids cached until the library changes). */
 function inLanguage(db: Db, words: Set<number> | null, lang: string | undefined): Set<number> | null {
@@ -40,12 +61,17 @@ function pageOf(order: Int32Array, wanted: Set<number>, offset: number, limit: n
   return page
 }
 
-/** List items for the given ids with their categories and media: three queries for any page size. */
-export function hydrate(db: Db, ids: readonly number[]): Bookmark[] {
+const CLEAR_STATE = { read: false, starred: false, hidden: false }
+
+/** List items for the given ids with their categories and media (and `userId`'s own state): four queries for any page size. */
+export function hydrate(db: Db, ids: readonly number[], userId?: number): Bookmark[] {
   const rows = bookmarksByIds(db, ids)
   const cats = groupBy(categoriesForBookmarks(db, ids), (c) => c.bookmarkId)
   const media = groupBy(mediaForBookmarks(db, ids), (m) => m.bookmarkId)
-  return rows.map((r) => toBookmark(r, (cats.get(r.id) ?? []).map(categorySummary), media.get(r.id) ?? []))
+  const items = rows.map((r) => toBookmark(r, (cats.get(r.id) ?? []).map(categorySummary), media.get(r.id) ?? []))
+  if (userId === undefined) return items
+  const states = statesFor(db, userId, ids)
+  return items.map((b) => ({ ...b, state: states.get(b.id) ?? { ...CLEAR_STATE } }))
 }
 
 type CategoryRow = ReturnType<typeof categoriesForBookmarks>[number]
@@ -54,8 +80,8 @@ const categorySummary = (c: CategoryRow): CategorySummary => ({
 })
 
 /** Each low-confidence assignment with its post, for a person to confirm (assign) or remove. */
-export function reviewItems(db: Db, rows: ReadonlyArray<{ bookmarkId: number; categoryId: number }>): Array<{ bookmark: Bookmark; category: CategorySummary }> {
-  const posts = new Map(hydrate(db, [...new Set(rows.map((r) => r.bookmarkId))]).map((b) => [b.id, b]))
+export function reviewItems(db: Db, rows: ReadonlyArray<{ bookmarkId: number; categoryId: number }>, userId?: number): Array<{ bookmark: Bookmark; category: CategorySummary }> {
+  const posts = new Map(hydrate(db, [...new Set(rows.map((r) => r.bookmarkId))], userId).map((b) => [b.id, b]))
   const assigned = new Map(categoriesForBookmarks(db, [...posts.keys()]).map((c) => [`${c.bookmarkId}:${c.id}`, c]))
   return rows.flatMap((r) => {
     const bookmark = posts.get(r.bookmarkId)
@@ -115,7 +141,7 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
     recent.set(q, { ids, at: now, library })
     return ids
   }
-  const wordMatches = (f: BookmarkFilter): Set<number> | null => inLanguage(db, queryMatches(f.q!), f.lang)
+  const wordMatches = (f: BookmarkFilter): Set<number> | null => withState(db, inLanguage(db, queryMatches(f.q!), f.lang), f.state)
   const mustExist = (id: number) => {
     const row = bookmarkById(db, id)
     if (!row) throw new AppError('NOT_FOUND', `No bookmark with id ${id}.`)
@@ -129,17 +155,23 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
   const categoriesOf = (id: number): CategorySummary[] => categoriesForBookmarks(db, [id]).map(categorySummary)
 
   return {
-    list(q: BookmarkListQuery): BookmarkList {
-      const filter = filterOf(q)
+    /** One page for `userId`, each post with their own state; their hidden posts only when asked for. */
+    list(q: BookmarkListQuery, userId: number): BookmarkList {
+      const filter: BookmarkFilter = { ...filterOf(q), state: stateFilterOf(q, userId) }
       const offset = (q.page - 1) * q.limit
       const words = onlyWords(filter) ? wordMatches(filter) : null
       if (words) {
         const ids = pageOf(orderedBookmarkIds(db, q.sort), words, offset, q.limit)
-        return { bookmarks: hydrate(db, ids), total: words.size, page: q.page, limit: q.limit }
+        return { bookmarks: hydrate(db, ids, userId), total: words.size, page: q.page, limit: q.limit }
       }
       const total = countBookmarks(db, filter)
       const ids = offset >= total ? [] : pageBookmarkIds(db, filter, q.sort, q.limit, offset, { matches: total, all: countBookmarks(db, {}) })
-      return { bookmarks: hydrate(db, ids), total, page: q.page, limit: q.limit }
+      return { bookmarks: hydrate(db, ids, userId), total, page: q.page, limit: q.limit }
+    },
+
+    /** List items for ids, in that order, with `userId`'s own state. */
+    items(ids: readonly number[], userId: number): Bookmark[] {
+      return hydrate(db, ids, userId)
     },
 
     /** The languages present with their post counts (the filter bar offers only these). */
@@ -150,7 +182,7 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
     detail(id: number, userId: number): BookmarkDetail {
       const row = mustExist(id)
       beforeDuplicates()
-      const [item] = hydrate(db, [id])
+      const [item] = hydrate(db, [id], userId)
       const k = knowledgeFor(db, id)
       const tags = tagsForBookmarks(db, [id]).map((t) => t.name)
       const quoted = quotedOf(row)

@@ -37,9 +37,9 @@ export function createCategories({ db, clock }: { db: Db; clock: () => number })
 
   return {
     /** The analysis's least sure assignments, for review; `rescoring` is filled in by the caller. */
-    review(q: CategoryReviewQuery): Omit<CategoryReview, 'rescoring'> {
+    review(q: CategoryReviewQuery, userId?: number): Omit<CategoryReview, 'rescoring'> {
       const { rows, total } = lowConfidenceAssignments(db, LOW_CONFIDENCE, q.limit, (q.page - 1) * q.limit)
-      return { items: reviewItems(db, rows), total, page: q.page, limit: q.limit, threshold: LOW_CONFIDENCE }
+      return { items: reviewItems(db, rows, userId), total, page: q.page, limit: q.limit, threshold: LOW_CONFIDENCE }
     },
     /** Creates the default categories on a new library, once. */
     seedDefaults(): boolean {

@@ -2,7 +2,7 @@ import { AppError } from '../../src-shared/errors.ts'
 import type { Duplicate, DuplicateReason, MergedRecord } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement } from '../../src-shared/schemas/posts.ts'
 import {
-  bookmarkById, bookmarkIdByPostId, bookmarksByIds, deleteBookmarks, foldBookmarkInto, insertMergedPost, mergedPostsFor, movePostKeys,
+  bookmarkById, bookmarkIdByPostId, bookmarksByIds, deleteBookmarks, foldBookmarkInto, foldMemberState, insertMergedPost, mergedPostsFor, movePostKeys,
   postsQuoting, postsSharingKeys, setEngagement, transaction, type BookmarkRecord, type Db, type PostKeyKind,
 } from '../store/index.ts'
 import { engagementOf, engagementScore, iso } from './convert.ts'
@@ -93,6 +93,7 @@ export function mergeBookmarks(db: Db, id: number, otherId: number, opts: { user
       engagement: other.engagement, quoted: other.quoted, rawJson: other.rawJson, mergedAt: opts.now, mergedBy: opts.userId,
     })
     foldBookmarkInto(db, otherId, id, opts.now)
+    foldMemberState(db, otherId, id, opts.now)
     movePostKeys(db, otherId, id)
     const a = engagementOf(kept)
     const b = engagementOf(other)

@@ -2,7 +2,7 @@ import type { SheafExtras } from '../importers/index.ts'
 import {
   assignCategory, bookmarkIdByPostId, categoryIdsBySlugs, ensureTag, fillMediaAnalysis, insertCategory, knowledgeFor,
   nextCategoryPosition, noteFor, putNote, rejectionsOf, setImportedAt, tagBookmark, upsertKnowledge, userIdByEmail,
-  bookmarkById, insertMergedPost, insertPostKeys, type Db,
+  bookmarkById, insertMergedPost, insertPostKeys, putStates, statesFor, type Db,
 } from '../store/index.ts'
 import { normalizeTag } from './tags.ts'
 import { duplicateKeys } from '../duplicates/index.ts'
@@ -64,6 +64,10 @@ export function applySheafExtras(db: Db, extras: SheafExtras, ctx: { now: number
     for (const n of x.notes) {
       const uid = userIdByEmail(db, n.userEmail)
       if (uid !== null && noteFor(db, id, uid) === null && n.text.trim() !== '') putNote(db, id, uid, n.text, ctx.now)
+    }
+    for (const st of x.states) {
+      const uid = userIdByEmail(db, st.userEmail)
+      if (uid !== null && !statesFor(db, uid, [id]).has(id)) putStates(db, uid, [id], { read: st.read, starred: st.starred, hidden: st.hidden }, ctx.now)
     }
     for (const m of x.merged) {
       insertMergedPost(db, {

@@ -80,6 +80,7 @@ export const bookmarks = sqliteTable('bookmarks', {
   index('bookmarks_engagement_created_idx').on(t.engagementScore, t.postCreatedAt), // sort=popular, ties by date
   index('bookmarks_source_created_idx').on(t.source, t.postCreatedAt), // source filter + sort
   index('bookmarks_lang_created_idx').on(t.lang, t.postCreatedAt), // lang filter + sort, language counts
+  index('bookmarks_created_at_idx').on(t.importedAt), // the digest's window of saved posts (0011)
   // the background language check's work list: posts from before 0009 whose language was never decided
   index('bookmarks_lang_unchecked_idx').on(t.id).where(sql`lang IS NULL AND lang_checked IS NULL`),
   // thread assembly: replies only, covering what it reads of the reply
@@ -159,6 +160,40 @@ export const notes = sqliteTable('notes', {
   updatedAt: createdAt(),
 }, (t) => [primaryKey({ columns: [t.bookmarkId, t.userId] })])
 
+/**
+ * A member's own state on a post (migration 0011); no row = unread, not starred, not hidden, never reviewed.
+ * WITHOUT ROWID in SQL. `reviewDue` is a local day number (days since 1970-01-01); null with `reviewedAt`
+ * set means the member is done with the post.
+ */
+export const memberState = sqliteTable('member_state', {
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
+  read: integer('read').notNull().default(0),
+  starred: integer('starred').notNull().default(0),
+  hidden: integer('hidden').notNull().default(0),
+  starredAt: ms('starred_at'),
+  reviewDue: integer('review_due'),
+  reviewInterval: integer('review_interval').notNull().default(0),
+  reviewedAt: ms('reviewed_at'),
+  updatedAt: ms('updated_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.bookmarkId] }),
+  index('member_state_bookmark_idx').on(t.bookmarkId),
+  index('member_state_read_idx').on(t.userId, t.bookmarkId).where(sql`${t.read} = 1`),
+  index('member_state_starred_idx').on(t.userId, t.bookmarkId).where(sql`${t.starred} = 1`),
+  index('member_state_hidden_idx').on(t.userId, t.bookmarkId).where(sql`${t.hidden} = 1`),
+  index('member_state_starred_at_idx').on(t.starredAt).where(sql`${t.starred} = 1`),
+  index('member_state_read_recent_idx').on(t.userId, t.updatedAt).where(sql`${t.read} = 1`), // the digest's "categories you read most"
+  index('member_state_due_idx').on(t.userId, t.reviewDue).where(sql`${t.reviewDue} IS NOT NULL`),
+])
+
+/** The local days on which a member answered reviews, and how many (the streak). WITHOUT ROWID in SQL. */
+export const reviewDays = sqliteTable('review_days', {
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  day: integer('day').notNull(),
+  answers: integer('answers').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.userId, t.day] })])
+
 /** The Knowledge object, one row per analysed post. */
 export const knowledge = sqliteTable('knowledge', {
   bookmarkId: integer('bookmark_id').primaryKey().references(() => bookmarks.id, { onDelete: 'cascade' }),
@@ -175,7 +210,7 @@ export const knowledge = sqliteTable('knowledge', {
   /** bookmarks.content_hash at analysis time. */
   contentHash: text('content_hash'),
   analyzedAt: ms('analyzed_at').notNull(),
-})
+}, (t) => [index('knowledge_analyzed_at_idx').on(t.analyzedAt)]) // the digest's window of analysed posts (0011)
 
 /** One shared, normalised tag vocabulary. */
 export const tags = sqliteTable('tags', {

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { bulkAction } from '../api/bookmarks.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
 import { useLibraryStore } from '../stores/library.ts'
+import { changeStates } from '../stores/member-state.ts'
 import { useCan } from '../stores/session.ts'
 import { useStatsStore } from '../stores/stats.ts'
 import { toast } from '../stores/toast.ts'
@@ -40,9 +41,18 @@ export function BulkBar() {
     }
   }
 
+  const mine = async (change: { read?: boolean; starred?: boolean }, done: string) => {
+    setBusy(true)
+    const n = await changeStates(ids, change)
+    setBusy(false)
+    if (n !== null) toast(`${done} ${n} posts (for you only).`, 'success')
+  }
+
   return (
     <div className="bulkbar" role="region" aria-label="Selected posts">
       <span className="bulk-count" aria-live="polite">{selected.size} selected</span>
+      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void mine({ read: true }, 'Marked read:')}>Mark read</button>
+      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void mine({ starred: true }, 'Starred')}><Icon name="star" size={14} /> Star</button>
       {canEdit && (
         <>
           <label className="sr-only" htmlFor="bulk-add">Add a category to the selected posts</label>

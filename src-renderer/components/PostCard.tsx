@@ -9,6 +9,7 @@ import { Link } from './Link.tsx'
 import { MediaStrip } from './MediaThumbs.tsx'
 import { RichText } from './RichText.tsx'
 import { partLabel } from './Thread.tsx'
+import { toggleFlag } from '../stores/member-state.ts'
 
 interface PostCardProps {
   bookmark: Bookmark
@@ -21,8 +22,10 @@ interface PostCardProps {
 /** One saved post. The whole card opens the post; the checkbox, links and chips sit above that link. */
 export const PostCard = memo(function PostCard({ bookmark: b, view, selected, onToggle, active }: PostCardProps) {
   const likes = b.engagement?.likes
+  const st = b.state
   return (
-    <article className={`post-card post-card-${view}${selected ? ' is-selected' : ''}${active ? ' is-active' : ''}`} aria-labelledby={`pc-${b.id}`}>
+    <article className={`post-card post-card-${view}${selected ? ' is-selected' : ''}${active ? ' is-active' : ''}${st && !st.read ? ' is-unread' : ''}`}
+      aria-labelledby={`pc-${b.id}`} data-post-id={b.id}>
       <Link to={`/post/${b.id}`} className="card-cover" id={`pc-${b.id}`} aria-label={`Post by ${b.authorName || b.authorHandle}: ${b.text.slice(0, 80)}`} />
       <header className="post-head">
         {onToggle && (
@@ -35,6 +38,16 @@ export const PostCard = memo(function PostCard({ bookmark: b, view, selected, on
           <span className="author-name">{b.authorName || b.authorHandle}</span>
           <span className="author-handle">@{b.authorHandle} · <time dateTime={b.postCreatedAt}>{fmtDate(b.postCreatedAt)}</time></span>
         </div>
+        {st && (
+          <span className="state-marks">
+            {!st.read && <span className="unread-dot" title="Unread"><span className="sr-only">Unread</span></span>}
+            {st.hidden && <span className="hidden-mark" title="Hidden from your library"><Icon name="eyeOff" size={14} /><span className="sr-only">Hidden</span></span>}
+            <button type="button" className={`star-btn${st.starred ? ' is-on' : ''}`} aria-pressed={st.starred}
+              aria-label={st.starred ? 'Starred (only you see this)' : 'Star (only you see this)'} onClick={() => void toggleFlag(b, 'starred')}>
+              <Icon name="star" size={16} />
+            </button>
+          </span>
+        )}
       </header>
       <p className="post-text"><RichText text={b.text} urls={b.urls} /></p>
       {b.media.length > 0 && <MediaStrip media={b.media} max={view === 'grid' ? 4 : 3} />}

@@ -12,6 +12,8 @@ export interface NavItem {
 export const NAV: NavItem[] = [
   { to: '/', label: 'Dashboard', icon: 'home', action: 'stats:read', key: 'd' },
   { to: '/library', label: 'Library', icon: 'library', action: 'bookmarks:read', key: 'l' },
+  { to: '/review', label: 'Review', icon: 'review', action: 'review:use', key: 'r' },
+  { to: '/digest', label: 'Digest', icon: 'digest', action: 'digest:read', key: 'w' },
   { to: '/search', label: 'Search', icon: 'search', action: 'search:use', key: 's' },
   { to: '/categories', label: 'Categories', icon: 'tag', action: 'categories:read', key: 'c' },
   { to: '/mindmap', label: 'Mind map', icon: 'graph', action: 'mindmap:read', key: 'm' },

@@ -15,10 +15,16 @@ export const SHORTCUTS: { keys: string; what: string; scope: string }[] = [
   { keys: 'j  /  k', what: 'Next / previous post', scope: 'Library' },
   { keys: 'Enter', what: 'Open the highlighted post', scope: 'Library' },
   { keys: 'x', what: 'Select the highlighted post', scope: 'Library' },
+  { keys: 's', what: 'Star / unstar the highlighted post (only you see it)', scope: 'Library' },
+  { keys: 'm', what: 'Mark the highlighted post read / unread', scope: 'Library' },
+  { keys: 'h', what: 'Hide / show the highlighted post for yourself', scope: 'Library' },
   { keys: 'v', what: 'Switch grid / list', scope: 'Library' },
   { keys: 'Esc', what: 'Clear the selection, close a dialog', scope: 'Library' },
   { keys: 'e', what: 'Edit categories', scope: 'Post' },
   { keys: 'o', what: 'Open on X', scope: 'Post' },
+  { keys: 's  /  m  /  h', what: 'Star, mark unread, hide (for you)', scope: 'Post' },
+  { keys: 'k  /  d  /  l', what: 'Keep (see again later) / done / tomorrow', scope: 'Review' },
+  { keys: 'Enter', what: 'Open the post under review', scope: 'Review' },
   { keys: '← / →', what: 'Previous / next post', scope: 'Post' },
   { keys: '+ / − / 0', what: 'Zoom in / out / fit', scope: 'Mind map' },
 ]
@@ -44,11 +50,10 @@ export function useGlobalShortcuts(): void {
       if (!role) return
       if (pendingG && Date.now() - pendingG < 1200) {
         pendingG = 0
+        // the second key of "g <key>" is taken here: pages skip keys whose default was prevented
+        e.preventDefault()
         const item = NAV.find((n) => n.key === e.key && can(role, n.action))
-        if (item) {
-          e.preventDefault()
-          navigate(item.to)
-        }
+        if (item) navigate(item.to)
         return
       }
       if (e.key === 'g') pendingG = Date.now()

@@ -6,10 +6,12 @@ import { EmptyState, ErrorState } from '../components/Feedback.tsx'
 import { FilterBar } from '../components/FilterBar.tsx'
 import { Icon } from '../components/Icon.tsx'
 import { PostCard } from '../components/PostCard.tsx'
+import { StateViews, stateViewOf } from '../components/StateViews.tsx'
 import { fmtNumber } from '../lib/format.ts'
 import { isTyping } from '../lib/shortcuts.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
 import { filterKey, useLibraryStore } from '../stores/library.ts'
+import { toggleFlag } from '../stores/member-state.ts'
 import { navigate, useQueryParams, useRouterStore } from '../stores/router.ts'
 import { useCan } from '../stores/session.ts'
 import { useStatsStore } from '../stores/stats.ts'
@@ -83,7 +85,7 @@ export function LibraryPage() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return
+      if (e.defaultPrevented || isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return
       if (e.key === 'j' || e.key === 'k') {
         const next = Math.max(0, Math.min(total - 1, active + (e.key === 'j' ? 1 : -1)))
         setActive(next)
@@ -95,6 +97,9 @@ export function LibraryPage() {
       } else if (e.key === 'x' && active >= 0 && canSelect) {
         const b = useLibraryStore.getState().itemAt(active)
         if (b) useLibraryStore.getState().toggle(b.id)
+      } else if ((e.key === 's' || e.key === 'm' || e.key === 'h') && active >= 0) {
+        const b = useLibraryStore.getState().itemAt(active)
+        if (b) void toggleFlag(b, e.key === 's' ? 'starred' : e.key === 'm' ? 'read' : 'hidden')
       } else if (e.key === 'v') setQuery({ view: view === 'grid' ? 'list' : null })
       else if (e.key === 'Escape') useLibraryStore.getState().clearSelection()
     }
@@ -103,25 +108,32 @@ export function LibraryPage() {
   }, [active, total, cols, view, canSelect])
 
   const filtered = key.replace(/(^|&)sort=[^&]*/, '') !== ''
+  const stateView = stateViewOf(params)
 
   return (
     <div className="library">
       <div className="library-head">
         <div className="library-title">
           <h1>Library</h1>
-          <span className="count" aria-live="polite">{lib.total === null ? 'Loading…' : `${fmtNumber(lib.total)} posts`}</span>
+          <span className="count" aria-live="polite">{lib.total === null ? 'Loading…' : `${fmtNumber(lib.total)} ${lib.total === 1 ? 'post' : 'posts'}`}</span>
         </div>
         <div className="seg" role="group" aria-label="View">
           <button type="button" className={view === 'grid' ? 'is-on' : ''} aria-pressed={view === 'grid'} onClick={() => setQuery({ view: null })}><Icon name="grid" size={16} /><span className="sr-only">Grid</span></button>
           <button type="button" className={view === 'list' ? 'is-on' : ''} aria-pressed={view === 'list'} onClick={() => setQuery({ view: 'list' })}><Icon name="list" size={16} /><span className="sr-only">List</span></button>
         </div>
       </div>
+      <StateViews params={params} />
       <FilterBar params={params} />
       <BulkBar />
       <div ref={scrollRef} className={`lib-scroll lib-${view}`} role="feed" aria-busy={lib.total === null} aria-label="Posts" tabIndex={-1}>
         {lib.error && lib.total === 0 && <ErrorState message={lib.error} onRetry={lib.reload} />}
         {lib.total === 0 && !lib.error && (
-          filtered
+          stateView !== 'all' && key.replace(/(^|&)(sort|read|starred|hidden)=[^&]*/g, '') === ''
+            ? <EmptyState icon="filter" title={stateView === 'unread' ? 'Nothing unread' : stateView === 'starred' ? 'No starred posts yet' : 'No hidden posts'}
+                action={<button type="button" className="btn" onClick={() => navigate('/library')}>Show all posts</button>}>
+                {stateView === 'starred' ? 'Star a post with its star, or press s on it. Only you see your stars.' : stateView === 'hidden' ? 'Posts you hide (h) are left out of your library, and only yours.' : 'You have read every post here.'}
+              </EmptyState>
+            : filtered
             ? <EmptyState icon="filter" title="No posts match these filters" action={<button type="button" className="btn" onClick={() => navigate('/library')}>Clear filters</button>} />
             : <EmptyState icon="library" title="No posts yet" action={<button type="button" className="btn btn-primary" onClick={() => navigate('/import')}>Import posts</button>}>Import an export file to fill your library.</EmptyState>
         )}

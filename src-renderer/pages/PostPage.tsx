@@ -12,12 +12,14 @@ import { ExternalLink, Link } from '../components/Link.tsx'
 import { Thumb } from '../components/MediaThumbs.tsx'
 import { RichText } from '../components/RichText.tsx'
 import { LinkedPosts, ThreadReader } from '../components/Thread.tsx'
+import { StateBar } from '../components/StateBar.tsx'
 import { fmtCompact, fmtDate, postUrl, sourceLabel } from '../lib/format.ts'
 import { languageName } from '../lib/languages.ts'
 import { hostOf, safeHref } from '../lib/links.ts'
 import { isTyping } from '../lib/shortcuts.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
 import { useLibraryStore } from '../stores/library.ts'
+import { changeState } from '../stores/member-state.ts'
 import { navigate } from '../stores/router.ts'
 import { useCan } from '../stores/session.ts'
 import { toast } from '../stores/toast.ts'
@@ -79,7 +81,15 @@ export function PostPage({ params }: { params: Record<string, string> }) {
   const load = () => {
     setError(null)
     setPost(null)
-    getBookmark(id).then(setPost, (e) => setError({ message: e.message, status: e.status ?? 0 }))
+    getBookmark(id).then((p) => {
+      setPost(p)
+      // Opening a post reads it (for the one who opened it only).
+      if (p.state && !p.state.read) void updateState(p.id, { read: true })
+    }, (e) => setError({ message: e.message, status: e.status ?? 0 }))
+  }
+  const updateState = async (postId: number, change: Partial<NonNullable<BookmarkDetail['state']>>) => {
+    const state = await changeState(postId, change)
+    if (state) setPost((p) => (p && p.id === postId ? { ...p, state } : p))
   }
   useEffect(() => {
     if (!Number.isInteger(id) || id < 1) setError({ message: 'This is not a post address.', status: 404 })
@@ -91,11 +101,15 @@ export function PostPage({ params }: { params: Record<string, string> }) {
   const { prev, next } = neighbours(id)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !post) return
+      if (e.defaultPrevented || isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !post) return
       if (e.key === 'ArrowLeft' && prev) navigate(`/post/${prev}`)
       else if (e.key === 'ArrowRight' && next) navigate(`/post/${next}`)
       else if (e.key === 'o') window.open(postUrl(post.authorHandle, post.postId), '_blank', 'noopener,noreferrer')
       else if (e.key === 'e' && canEdit) { e.preventDefault(); document.querySelector<HTMLButtonElement>('[data-edit-categories]')?.click() }
+      else if (post.state && (e.key === 's' || e.key === 'm' || e.key === 'h')) {
+        const flag = e.key === 's' ? 'starred' : e.key === 'm' ? 'read' : 'hidden'
+        void updateState(post.id, { [flag]: !post.state[flag] })
+      }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -164,6 +178,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
             <ExternalLink href={postUrl(post.authorHandle, post.postId)} className="btn btn-small reader-open"><Icon name="external" size={14} /> Open on X</ExternalLink>
           </header>
           <LinkedPosts post={post} />
+          {post.state && <StateBar state={post.state} onChange={(change) => void updateState(post.id, change)} />}
           {post.thread
             ? <ThreadReader post={post} />
             : <p className="reader-text" lang={post.lang ?? undefined}><RichText text={post.text} urls={post.urls} /></p>}

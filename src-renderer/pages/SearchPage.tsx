@@ -117,6 +117,8 @@ export function SearchPage() {
                     <Avatar name={r.bookmark.authorName} handle={r.bookmark.authorHandle} size={24} />
                     <Link to={`/post/${r.bookmark.id}`} className="result-author">{r.bookmark.authorName || r.bookmark.authorHandle}</Link>
                     <span className="muted">@{r.bookmark.authorHandle} · {fmtDate(r.bookmark.postCreatedAt)}</span>
+                    {r.bookmark.state?.starred && <span className="state-tag"><Icon name="star" size={13} /> Starred</span>}
+                    {r.bookmark.state?.hidden && <span className="state-tag"><Icon name="eyeOff" size={13} /> Hidden for you</span>}
                   </p>
                   <p className="result-text"><RichText text={r.bookmark.text} urls={r.bookmark.urls} /></p>
                   {r.bookmark.media.length > 0 && <MediaStrip media={r.bookmark.media} max={4} />}

@@ -1,8 +1,9 @@
 import { create } from 'zustand'
+import type { MemberState } from '../../src-shared/schemas/bookmarks.ts'
 import { listBookmarks, PAGE_SIZE, type Bookmark } from '../api/bookmarks.ts'
 
 /** The URL parameters that select which posts the library shows (everything else is view state). */
-export const FILTER_KEYS = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag', 'lang', 'sort', 'threads'] as const
+export const FILTER_KEYS = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag', 'lang', 'sort', 'threads', 'read', 'starred', 'hidden'] as const
 
 export const filterKey = (params: URLSearchParams): string => {
   const qs = new URLSearchParams()
@@ -31,6 +32,8 @@ interface LibraryState {
   setScrollTop: (n: number) => void
   /** Remove posts locally after a delete, so the list does not refetch everything. */
   removeLocal: (ids: number[]) => void
+  /** Shows a post's new state (the caller's own) where it is cached; the post stays in place until the next load. */
+  patchState: (id: number, state: MemberState) => void
 }
 
 export const useLibraryStore = create<LibraryState>((set, get) => {
@@ -89,6 +92,15 @@ export const useLibraryStore = create<LibraryState>((set, get) => {
       set({ selected })
     },
     clearSelection: () => set({ selected: new Set() }),
+    patchState(id, state) {
+      const pages = get().pages
+      const next: Record<number, Bookmark[]> = {}
+      let changed = false
+      for (const [p, items] of Object.entries(pages)) {
+        next[Number(p)] = items.map((b) => (b.id === id ? ((changed = true), { ...b, state }) : b))
+      }
+      if (changed) set({ pages: next })
+    },
     setScrollTop: (scrollTop) => set({ scrollTop }),
     removeLocal(ids) {
       const drop = new Set(ids)

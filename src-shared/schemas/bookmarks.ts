@@ -26,6 +26,10 @@ export const zMedia = z.object({
 })
 export type Media = z.infer<typeof zMedia>
 
+/** The caller's own flags on a post (GET /api/bookmarks, detail, search); nobody else sees them, admins included. */
+export const zMemberState = z.object({ read: z.boolean(), starred: z.boolean(), hidden: z.boolean() })
+export type MemberState = z.infer<typeof zMemberState>
+
 export const zBookmark = z.object({
   id: z.number().int(),
   postId: z.string(),
@@ -45,6 +49,8 @@ export const zBookmark = z.object({
   threadSize: z.number().int().min(1),
   /** This post's place in reading order (1 = the thread's root; 1 outside a thread). */
   threadPosition: z.number().int().min(1),
+  /** The signed-in person's own read/starred/hidden flags (lists, detail and search results carry it). */
+  state: zMemberState.optional(),
 })
 export type Bookmark = z.infer<typeof zBookmark>
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './bookmarks.ts'
+import { zStateQuery } from './member.ts'
 
 /** Query-string number: digits only, at least `min`; the message names the parameter. */
 const positiveInt = (name: string, min = 1) =>
@@ -56,6 +57,7 @@ export const zBookmarkListQuery = zBookmarkFilterQuery.extend({
   sort: z.enum(BOOKMARK_SORTS, { error: `sort must be one of ${BOOKMARK_SORTS.join(', ')}` }).default('newest'),
   /** `collapsed`: one card per thread (its root); `all` (default): every part. */
   threads: z.enum(THREAD_VIEWS, { error: `threads must be one of ${THREAD_VIEWS.join(', ')}` }).optional(),
+  ...zStateQuery.shape,
 })
 export type BookmarkListQuery = z.infer<typeof zBookmarkListQuery>
 export type BookmarkSort = (typeof BOOKMARK_SORTS)[number]

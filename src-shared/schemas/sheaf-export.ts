@@ -45,6 +45,10 @@ export type SheafMedia = z.infer<typeof zSheafMedia>
 export const zSheafNote = z.object({ userEmail: z.string(), text: z.string() })
 export type SheafNote = z.infer<typeof zSheafNote>
 
+/** The exporting member's own flags on the post (never anyone else's), restored for the account with that e-mail. */
+export const zSheafState = z.object({ userEmail: z.string(), read: z.boolean(), starred: z.boolean(), hidden: z.boolean() })
+export type SheafState = z.infer<typeof zSheafState>
+
 /** A post merged into another (kept on the post that stayed), as it was saved. */
 export const zSheafMergedPost = z.object({
   postId: zPostId,
@@ -70,6 +74,7 @@ export const zSheafBookmark = zNormalizedPost.extend({
   knowledge: zSheafKnowledge.nullable().default(null),
   tags: z.array(z.string()).default([]),
   notes: z.array(zSheafNote).default([]),
+  states: z.array(zSheafState).default([]),
   /** Posts merged into this one. */
   merged: z.array(zSheafMergedPost).default([]),
   /** The post's place in its thread, for readers of the file; an import assembles threads from `inReplyToPostId`. */
@@ -93,6 +98,7 @@ export interface SheafBookmarkExtras {
   knowledge: SheafKnowledge | null
   tags: string[]
   notes: SheafNote[]
+  states: SheafState[]
   merged: SheafMergedPost[]
   /** Same order as the post's media. */
   media: Array<Pick<SheafMedia, 'ocrText' | 'visualTags' | 'description'>>

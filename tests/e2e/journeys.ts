@@ -623,6 +623,73 @@ export const JOURNEYS: Journey[] = [
     },
   },
   {
+    name: 'own state: star and read in the library, the daily review from the keyboard, the digest',
+    async run(ctx) {
+      const p = admin(ctx)
+      const api = (path: string) => p.evaluate(async (u) => (await fetch(u, { headers: { 'X-Sheaf-Request': '1' } })).json(), path) as Promise<any>
+      await p.goto(`${ctx.url}/library?sort=imported`)
+      await p.locator('.post-card').first().waitFor()
+      // star the first post from the keyboard (j highlights it, s stars it)
+      await p.keyboard.press('j')
+      const first = Number(await p.locator('.post-card').first().getAttribute('data-post-id'))
+      await p.keyboard.press('s')
+      await p.locator(`.post-card[data-post-id="${first}"] .star-btn[aria-pressed="true"]`).waitFor()
+      await p.getByRole('button', { name: 'Starred', exact: true }).click()
+      await p.waitForURL(/starred=true/)
+      await p.locator('.count', { hasText: /^1 posts?$/ }).waitFor()
+      assert(Number(await p.locator('.post-card').first().getAttribute('data-post-id')) === first, 'the Starred view holds the starred post')
+      await shootBoth(p, 'library-starred')
+      // Unread: opening a post marks it read, and it leaves the view
+      await p.getByRole('button', { name: 'Unread', exact: true }).click()
+      await p.waitForURL(/read=false/)
+      await p.locator('.post-card.is-unread').first().waitFor()
+      const unreadBefore = Number((await text(p, '.count')).replace(/\D/g, ''))
+      assert(unreadBefore === (await api('/api/bookmarks?read=false&limit=1')).total, 'the Unread view counts what the server counts')
+      const opened = Number(await p.locator('.post-card').first().getAttribute('data-post-id'))
+      await p.locator(`#pc-${opened}`).click()
+      await p.waitForURL(new RegExp(`/post/${opened}$`))
+      await p.getByRole('button', { name: 'Mark unread' }).waitFor()
+      assert((await api(`/api/bookmarks/${opened}`)).state.read === true, 'opening the post marked it read')
+      await p.goto(`${ctx.url}/library?read=false`)
+      await p.locator('.count', { hasText: `${(unreadBefore - 1).toLocaleString('en-US')} posts` }).waitFor()
+      // The review, answered from the keyboard alone
+      await p.keyboard.press('g')
+      await p.keyboard.press('r')
+      await p.waitForURL(/\/review$/)
+      await p.getByRole('heading', { name: "Today's review" }).waitFor()
+      await p.locator('.review-card').waitFor()
+      assert((await p.locator('.review-reason').innerText()).startsWith('You starred it'), 'the starred post comes first')
+      await shootBoth(p, 'review')
+      for (let i = 0; i < 5; i++) {
+        const before = await p.locator('.review-reason').innerText()
+        const [answered] = await Promise.all([
+          p.waitForResponse((r) => /\/api\/review\/\d+$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST', { timeout: 30_000 }),
+          p.keyboard.press(i === 0 ? 'k' : 'd'),
+        ])
+        assert(answered.status() === 200, `answer ${i + 1} was taken (${answered.status()})`)
+        // polled from outside: the page's CSP forbids eval
+        for (let tries = 0; (await p.locator('.review-reason').allTextContents())[0] === before; tries++) {
+          assert(tries < 300, `answer ${i + 1} moves the review on to the next post (still "${before}")`)
+          await p.waitForTimeout(100)
+        }
+      }
+      await p.getByRole('heading', { name: 'Nothing left today' }).waitFor()
+      await p.locator('.review-streak', { hasText: '1 day in a row' }).waitFor()
+      await shootBoth(p, 'review-done')
+      // The digest: the starred post is counted, not who starred it
+      await p.keyboard.press('g')
+      await p.keyboard.press('w')
+      await p.waitForURL(/\/digest$/)
+      await p.getByRole('heading', { name: 'Household digest' }).waitFor()
+      const starred = p.getByRole('region', { name: 'Most starred' })
+      await starred.locator(`a[href="/post/${first}"]`).waitFor()
+      await starred.getByText('1 star', { exact: true }).waitFor()
+      const digest = await api('/api/digest?days=7')
+      await p.locator('.digest-summary', { hasText: `${digest.saved.toLocaleString('en-US')} posts saved` }).waitFor()
+      await shootBoth(p, 'digest', { fullPage: true })
+    },
+  },
+  {
     name: 'session expiry: sign in again and come back to the same page',
     async run(ctx) {
       const p = admin(ctx)

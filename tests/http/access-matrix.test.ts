@@ -70,6 +70,12 @@ export const ACCESS_TABLE: Row[] = [
   { spec: 'any method on /api/users/*', method: 'GET', path: freshUser, allowed: ADMIN },
   { spec: 'any method on /api/users/*', method: 'PATCH', path: freshUser, body: { role: 'member' }, allowed: ADMIN },
   { spec: 'any method on /api/users/*', method: 'DELETE', path: freshUser, allowed: ADMIN },
+  // Not in the spec (issue 15): a person's own read/starred/hidden, review and digest change nothing shared.
+  { spec: 'PUT /api/bookmarks/:id/state (own state)', method: 'PUT', path: '/api/bookmarks/1/state', body: { read: true }, allowed: ALL },
+  { spec: 'POST /api/bookmarks/state (own state)', method: 'POST', path: '/api/bookmarks/state', body: { ids: [1], read: true }, allowed: ALL },
+  { spec: 'GET /api/review (own review)', method: 'GET', path: '/api/review', allowed: ALL },
+  { spec: 'POST /api/review/:id (own review)', method: 'POST', path: '/api/review/1', body: { outcome: 'keep' }, allowed: ALL },
+  { spec: 'GET /api/digest', method: 'GET', path: '/api/digest?days=7', allowed: ALL },
 ]
 
 let t: TestServer

@@ -23,6 +23,7 @@ const doc: SheafExport = zSheafExport.parse({
       entities: { hashtags: [], domains: ['status.epicgames.com'] }, kind: 'announcement', provider: 'local',
     },
     tags: ['status', 'games'], notes: [{ userEmail: 'ana@example.com', text: 'check later' }],
+    states: [{ userEmail: 'ana@example.com', read: true, starred: true, hidden: false }],
   }, {
     postId: '1646550184946700294', text: 'Turning AI-designed fashion into real clothing would be great', authorHandle: 'elonmusk', authorName: 'Elon Musk',
     postCreatedAt: '2023-04-13T16:25:30.000Z', urls: [], media: [], engagement: { likes: null, reposts: null, replies: null, quotes: null, bookmarks: null, views: null },
@@ -44,7 +45,7 @@ describe('sheaf export format', () => {
       format: 'sheaf-export', version: 1, exportedAt: extras.exportedAt, categories: extras.categories,
       bookmarks: r.posts.map((p) => {
         const x = extras.bookmarks.get(p.postId)!
-        return { ...p, media: p.media.map((m, i) => ({ ...m, ...x.media[i] })), importedAt: x.importedAt, categories: x.categories, knowledge: x.knowledge, tags: x.tags, notes: x.notes, merged: x.merged }
+        return { ...p, media: p.media.map((m, i) => ({ ...m, ...x.media[i] })), importedAt: x.importedAt, categories: x.categories, knowledge: x.knowledge, tags: x.tags, notes: x.notes, states: x.states, merged: x.merged }
       }),
     }
     expect(rebuilt).toEqual(doc)

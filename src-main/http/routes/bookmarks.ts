@@ -9,7 +9,7 @@ import { idParam, jsonBody, queryOf } from '../validate.ts'
 
 export const bookmarkRoutes = ({ library }: { library: Library }) =>
   new Hono<AppEnv>()
-    .get('/', allow('bookmarks:read'), (c) => c.json(library.bookmarks.list(queryOf(c, zBookmarkListQuery))))
+    .get('/', allow('bookmarks:read'), (c) => c.json(library.bookmarks.list(queryOf(c, zBookmarkListQuery), c.get('user').id)))
     .get('/languages', allow('bookmarks:read'), (c) => c.json(library.bookmarks.languages()))
     .post('/bulk', allow('bookmarks:edit'), async (c) => {
       const body = await jsonBody(c, zBulkBody)

@@ -12,7 +12,7 @@ export const categoryRoutes = ({ library, pipeline }: { library: Library; pipeli
     // Confirming or removing an assignment is an edit of the post (POST / DELETE /api/bookmarks/:id/categories).
     .get('/review', allow('bookmarks:edit'), (c) => {
       const { running, done, total } = pipeline.rescoreStatus()
-      return c.json({ ...library.categories.review(queryOf(c, zCategoryReviewQuery)), rescoring: { running, done, total } })
+      return c.json({ ...library.categories.review(queryOf(c, zCategoryReviewQuery), c.get('user').id), rescoring: { running, done, total } })
     })
     .get('/:id', allow('categories:read'), (c) => c.json({ category: library.categories.get(idParam(c)) }))
     .post('/', allow('categories:manage'), async (c) =>

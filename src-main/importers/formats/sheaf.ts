@@ -15,13 +15,13 @@ export function createSheafReader() {
       const parsed = zSheafBookmark.safeParse(record)
       if (!parsed.success) return fail(toPostId(asObject(record)?.postId), issue(parsed.error))
       const b = parsed.data
-      const { importedAt, categories, knowledge, tags, notes, merged, media, ...rest } = b
+      const { importedAt, categories, knowledge, tags, notes, states, merged, media, ...rest } = b
       const post: NormalizedPost = {
         ...rest,
         media: media.map(({ ocrText: _o, visualTags: _v, description: _d, ...m }) => m),
       }
       bookmarks.set(b.postId, {
-        importedAt, categories, knowledge, tags, notes, merged,
+        importedAt, categories, knowledge, tags, notes, states, merged,
         media: media.map((m) => ({ ocrText: m.ocrText, visualTags: m.visualTags, description: m.description })),
       })
       return ok(post)

@@ -1,8 +1,8 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import {
   categoriesForBookmarks, iterateBookmarks, mergedPostsFor, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
-  postIdsByIds, tagsForBookmarks, threadRecordsMatching, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
-  type MediaRecord, type MergedPostRecord, type NoteRecord,
+  postIdsByIds, statesFor, tagsForBookmarks, threadRecordsMatching, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
+  type MediaRecord, type MergedPostRecord, type NoteRecord, type StateFlags,
 } from '../../store/index.ts'
 import { groupBy, recordToPost } from '../convert.ts'
 
@@ -17,6 +17,8 @@ export interface ExportPost {
   knowledge: KnowledgeRecord | null
   relatedPostIds: string[]
   notes: NoteRecord[]
+  /** The exporting member's own flags on the post, null when they have none. */
+  state: StateFlags | null
   /** Posts merged into this one. */
   merged: MergedPostRecord[]
   /** The post's thread (its root's post id, its place and the thread's size), null outside one. */
@@ -48,6 +50,8 @@ export interface ExportScope {
   filter: BookmarkFilter
   /** Whose notes to include: one user's, or everyone's (an admin's backup). */
   notesOf: number | 'all'
+  /** Whose read, starred and hidden flags to include: only ever the exporting member's own. */
+  stateOf?: { userId: number; email: string }
 }
 
 /**
@@ -65,6 +69,7 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generat
     const knowledge = new Map(knowledgeForBookmarks(db, ids).map((k) => [k.bookmarkId, k]))
     const notes = groupBy(notesForBookmarks(db, ids).filter((n) => scope.notesOf === 'all' || n.userId === scope.notesOf), (n) => n.bookmarkId)
     const merged = groupBy(mergedPostsFor(db, ids), (m) => m.bookmarkId)
+    const states = scope.stateOf ? statesFor(db, scope.stateOf.userId, ids) : new Map<number, StateFlags>()
     const relatedIds = new Map<number, number[]>()
     for (const k of knowledge.values()) {
       try {
@@ -88,6 +93,7 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 100): Generat
         knowledge: knowledge.get(record.id) ?? null,
         relatedPostIds: (relatedIds.get(record.id) ?? []).map((id) => postIds.get(id)).filter((p): p is string => p !== undefined),
         notes: notes.get(record.id) ?? [],
+        state: states.get(record.id) ?? null,
         merged: merged.get(record.id) ?? [],
         thread: record.threadRootId === null ? null
           : { rootPostId: postIds.get(record.threadRootId) ?? '', position: record.threadPosition ?? 1, size: record.threadSize ?? 1 },

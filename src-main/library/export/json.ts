@@ -11,7 +11,7 @@ const parse = <T>(s: string | null, d: T): T => {
   }
 }
 
-export function toSheafBookmark(p: ExportPost): SheafBookmark {
+export function toSheafBookmark(p: ExportPost, stateOwner?: string): SheafBookmark {
   const k = p.knowledge
   return {
     ...p.post,
@@ -36,6 +36,7 @@ export function toSheafBookmark(p: ExportPost): SheafBookmark {
     },
     tags: p.tags,
     notes: p.notes.map((n) => ({ userEmail: n.email, text: n.text })),
+    states: p.state && stateOwner && (p.state.read || p.state.starred || p.state.hidden) ? [{ userEmail: stateOwner, ...p.state }] : [],
     merged: p.merged.map((m) => ({
       postId: m.postId, text: m.text, authorHandle: m.authorHandle, authorName: m.authorName, postCreatedAt: iso(m.postCreatedAt),
       importedAt: iso(m.importedAt), source: m.source, lang: m.lang, urls: parse(m.urls, []), engagement: parse(m.engagement, null),
@@ -55,7 +56,7 @@ export function* sheafJsonChunks(db: Db, scope: ExportScope, now: number): Gener
   for (const batch of exportBatches(db, scope)) {
     let out = ''
     for (const p of batch) {
-      out += (first ? '\n' : ',\n') + JSON.stringify(toSheafBookmark(p))
+      out += (first ? '\n' : ',\n') + JSON.stringify(toSheafBookmark(p, scope.stateOf?.email))
       first = false
     }
     yield out

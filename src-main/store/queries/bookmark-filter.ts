@@ -1,3 +1,4 @@
+import { stateClauses, type StateFilter } from './member-state.ts'
 import { searchTextClause } from './search.ts'
 
 /** Filters over bookmarks, as SQL on the alias `b`. Shared by the list, the export and the mind map. */
@@ -19,6 +20,8 @@ export interface BookmarkFilter {
   lang?: string
   /** `collapsed`: a thread shows as its root alone. */
   threads?: 'collapsed'
+  /** One member's read, starred and hidden flags (lists only; the export and mind map show every post). */
+  state?: StateFilter
 }
 
 export type SortKey = 'newest' | 'oldest' | 'popular' | 'imported'
@@ -96,6 +99,11 @@ export function filterSql(f: BookmarkFilter, opts: { walk?: boolean } = {}): { w
     params.push(f.tag)
   }
   if (f.q?.trim()) clauses.push(...textMatch(f.q, params))
+  if (f.state) {
+    const s = stateClauses(f.state, opts.walk === true)
+    clauses.push(...s.clauses)
+    params.push(...s.params)
+  }
   if (f.threads === 'collapsed') return { where: collapsed(clauses), params }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params }
 }
@@ -125,4 +133,4 @@ export function countSql(f: BookmarkFilter): { sql: string; params: unknown[] } 
 
 /** A stable key for caching counts per filter. */
 export const filterKey = (f: BookmarkFilter): string =>
-  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang, f.threads])
+  JSON.stringify([f.category, f.source, f.q, f.author, f.media, f.from, f.to, f.uncategorized, f.tag, f.lang, f.threads, f.state && [f.state.userId, f.state.read, f.state.starred, f.state.hidden]])

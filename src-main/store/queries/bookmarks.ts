@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
+import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
@@ -71,19 +72,54 @@ export function orderedBookmarkIds(db: Db, sort: SortKey): Int32Array {
 
 const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }>()
 
-/** Matching rows; cached per filter until the library changes. */
+/** Matching rows; cached per filter until the library (or, filtered by state, that member's state) changes. */
 export function countBookmarks(db: Db, f: BookmarkFilter): number {
   const stamp = libraryStamp(db)
   let c = counts.get(db.$client)
   if (!c || c.stamp !== stamp) counts.set(db.$client, (c = { stamp, byKey: new Map() }))
-  const key = filterKey(f)
+  const key = f.state ? `${filterKey(f)}@${memberStateVersion(db, f.state.userId)}` : filterKey(f)
   const hit = c.byKey.get(key)
   if (hit !== undefined) return hit
+  if (f.state) {
+    const n = countWithState(db, f, f.state)
+    c.byKey.set(key, n)
+    return n
+  }
   const { sql, params } = countSql(f)
   const n = stmt(db, sql).pluck().get(...params) as number
   if (c.byKey.size > 500) c.byKey.clear()
   c.byKey.set(key, n)
   return n
+}
+
+/**
+ * A flag a post must not have is counted by subtraction (posts − posts with it), so every query counts only
+ * posts that have flags, collected from the flags' partial indexes, however many posts lack them.
+ */
+function countWithState(db: Db, f: BookmarkFilter, s: StateFilter): number {
+  const without = STATE_FLAGS.find((k) => s[k] === false)
+  if (without) {
+    return countBookmarks(db, { ...f, state: { ...s, [without]: undefined } }) - countBookmarks(db, { ...f, state: { ...s, [without]: true } })
+  }
+  const rest: BookmarkFilter = { ...f, state: undefined }
+  const flags = STATE_FLAGS.filter((k) => s[k] === true)
+  if (flags.length === 0) return countBookmarks(db, rest)
+  const others = Object.entries(rest).filter(([, v]) => v !== undefined && v !== false && v !== '')
+  if (others.length === 0) return countFlagged(db, s.userId, flags)
+  const scope = others.length === 1 ? linkScope(db, rest) : null
+  if (scope) return countFlagged(db, s.userId, flags, scope)
+  const { where, params } = filterSql(f)
+  return stmt(db, `SELECT count(*) FROM bookmarks b ${where}`).pluck().get(...params) as number
+}
+
+/** A lone category or tag filter as its link table, or null (unknown names count nothing either way). */
+function linkScope(db: Db, f: BookmarkFilter): LinkScope | null {
+  const [table, column, lookup, name] = f.category !== undefined
+    ? ['bookmark_categories', 'category_id', 'SELECT id FROM categories WHERE slug = ?', f.category] as const
+    : f.tag !== undefined ? ['bookmark_tags', 'tag_id', 'SELECT id FROM tags WHERE name = ?', f.tag] as const : [null, null, null, null]
+  if (!table) return null
+  const id = stmt(db, lookup).pluck().get(name) as number | undefined
+  return id === undefined ? null : { table, column, id, size: countBookmarks(db, f) }
 }
 
 /** Rows for the given ids, in the order given. */
