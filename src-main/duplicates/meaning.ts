@@ -1,3 +1,4 @@
+import { dot } from '../ai/local/index.ts'
 import { embeddingsFor, textsByIds, type Db } from '../store/index.ts'
 
 /**
@@ -21,13 +22,6 @@ export function isLatinText(text: string): boolean {
     if (/\p{Script=Latin}/u.test(ch)) latin++
   }
   return letters >= 10 && latin / letters >= 0.8
-}
-
-export function cosine(a: Float32Array, b: Float32Array): number {
-  const n = Math.min(a.length, b.length)
-  let s = 0
-  for (let i = 0; i < n; i++) s += a[i] * b[i]
-  return s
 }
 
 /**
@@ -54,7 +48,7 @@ export function nearIdenticalPairs(
     if (!v) return
     for (const c of candidates[i] ?? []) {
       const w = vectors.get(c) ?? more.get(c)
-      if (c !== p.id && w && cosine(v, w) >= NEAR_IDENTICAL_COSINE) close.push([p.id, c])
+      if (c !== p.id && w && dot(v, w) >= NEAR_IDENTICAL_COSINE) close.push([p.id, c])
     }
   })
   if (close.length === 0) return []

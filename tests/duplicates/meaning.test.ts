@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSentenceEncoder } from '../../src-main/ai/local/sentence-encoder.ts'
-import { cosine, nearIdenticalPairs, NEAR_IDENTICAL_COSINE } from '../../src-main/duplicates/index.ts'
+import { dot } from '../../src-main/ai/local/index.ts'
+import { nearIdenticalPairs, NEAR_IDENTICAL_COSINE } from '../../src-main/duplicates/index.ts'
 import { replaceMeaningPairs, transaction, writeEmbedding } from '../../src-main/store/index.ts'
 import { signedIn, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
@@ -46,7 +47,7 @@ describe('same meaning from the sentence vectors', () => {
     posts.forEach((p, i) => writeEmbedding(db, { bookmarkId: p.id, model: encoder.model, vector: vectors[i], contentHash: 'x' }))
     // one post per batch, the others as its related posts, nearest first (as the related index answers):
     // the candidates' vectors and texts are read from the database, as for candidates outside a stage-4 batch
-    const related = posts.map((p, i) => posts.map((q, j) => ({ id: q.id, s: cosine(vectors[i], vectors[j]) }))
+    const related = posts.map((p, i) => posts.map((q, j) => ({ id: q.id, s: dot(vectors[i], vectors[j]) }))
       .filter((q) => q.id !== p.id).sort((a, b) => b.s - a.s).map((q) => q.id))
     const pairs = posts.flatMap((p, i) => nearIdenticalPairs(db, encoder.model, [p], [related[i]], new Map([[p.id, vectors[i]]])))
     transaction(db, () => replaceMeaningPairs(db, posts.map((p) => p.id), pairs))
