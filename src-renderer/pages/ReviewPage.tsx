@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { ReviewOutcome, ReviewResponse } from '../../src-shared/schemas/member.ts'
 import { answerReview, fetchReview } from '../api/member.ts'
 import { Avatar } from '../components/Avatar.tsx'
@@ -40,23 +40,31 @@ export function ReviewPage() {
   const item = review?.items[0]
   useEffect(() => { heading.current?.focus({ preventScroll: true }) }, [item?.bookmark.id, review?.nothingLeft])
 
+  // A key can arrive between a render and its effects, so the listener reads the latest state
+  // from a ref and a second key while an answer is on its way is dropped, not sent twice.
+  const busyRef = useRef(false)
   const answer = async (outcome: ReviewOutcome) => {
-    if (!item || busy) return
+    if (!item || busyRef.current) return
+    busyRef.current = true
     setBusy(true)
     try {
       const r = await answerReview(item.bookmark.id, outcome)
       const rest = review!.items.slice(1)
-      if (rest.length === 0) load()
+      if (rest.length === 0) setReview(await fetchReview())
       else setReview({ ...review!, items: rest, streak: r.streak })
     } catch (e) {
       toast((e as Error).message, 'error')
     } finally {
+      busyRef.current = false
       setBusy(false)
     }
   }
+  const latest = useRef({ item, answer })
+  useLayoutEffect(() => { latest.current = { item, answer } })
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      const { item, answer } = latest.current
       if (e.defaultPrevented || isTyping(e) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]') || !item) return
       const a = ANSWERS.find((x) => x.key === e.key)
       if (a) {
@@ -66,7 +74,7 @@ export function ReviewPage() {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [item, busy])
+  }, [])
 
   if (error) return <ErrorState message={error} onRetry={load} />
   if (!review) return <Loading label="Choosing today's posts…" />
