@@ -15,4 +15,5 @@ export type ExportQuery = z.infer<typeof zExportQuery>
 export const CSV_COLUMNS = [
   'id', 'postId', 'url', 'authorHandle', 'authorName', 'postCreatedAt', 'importedAt', 'source', 'text',
   'categories', 'tags', 'summary', 'mediaCount', 'mediaUrls', 'likes', 'reposts', 'replies', 'views', 'note',
+  'threadRootPostId', 'threadPart', 'starred', 'read', 'hidden',
 ] as const

@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync'
+import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, PASSWORD, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
@@ -196,6 +198,36 @@ describe('a member\'s own state', () => {
     const text = JSON.stringify(await exported(admin))
     expect(text).not.toContain('ana@example.com')
     expect(text).not.toContain('ben@example.com')
+  })
+
+  it('the CSV and Markdown exports carry the exporter\'s own flags, never anyone else\'s', async () => {
+    const csvRows = async (c: Client) => {
+      const res = await fetch(`${t.url}/api/export?format=csv`, { headers: { cookie: c.cookie! } })
+      return parse((await res.text()).slice(1), { columns: true }) as Array<Record<string, string>>
+    }
+    const flags = (rows: Array<Record<string, string>>, postId: string) => {
+      const r = rows.find((x) => x.postId === postId)!
+      return { starred: r.starred, read: r.read, hidden: r.hidden }
+    }
+    const anas = await csvRows(ana)
+    expect(flags(anas, '1000')).toEqual({ starred: 'true', read: 'false', hidden: 'false' })
+    expect(flags(anas, '1002').hidden).toBe('true')
+    const bens = await csvRows(ben)
+    expect(flags(bens, '1000')).toEqual({ starred: 'false', read: 'false', hidden: 'false' })
+    expect(flags(bens, '1010').read).toBe('true')
+    expect(flags(await csvRows(admin), '1010')).toEqual({ starred: 'false', read: 'false', hidden: 'false' })
+
+    const vault = async (c: Client) => {
+      const res = await fetch(`${t.url}/api/export?format=markdown&layout=flat`, { headers: { cookie: c.cookie! } })
+      const files = unzipSync(new Uint8Array(await res.arrayBuffer()))
+      return Object.entries(files).map(([, bytes]) => strFromU8(bytes))
+    }
+    const noteFor = (notes: string[], postId: string) => notes.find((n) => n.includes(`postId: "${postId}"`))!
+    const anaNotes = await vault(ana)
+    expect(noteFor(anaNotes, '1000')).toMatch(/^starred: true$/m)
+    expect(noteFor(anaNotes, '1002')).toMatch(/^hidden: true$/m)
+    expect(noteFor(anaNotes, '1005')).not.toMatch(/^(starred|read|hidden):/m)
+    expect(noteFor(await vault(ben), '1000')).not.toMatch(/^starred:/m)
   })
 
   it('re-importing a member\'s export restores their state for them, and no one else\'s', async () => {

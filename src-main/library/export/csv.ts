@@ -13,6 +13,9 @@ export const neutralise = (v: string): string => (/^[=+\-@\t\r]/.test(v) ? `'${v
 const cell = (v: string | number | null | undefined): string | number =>
   v === null || v === undefined ? '' : typeof v === 'number' ? v : neutralise(v)
 
+/** The exporting member's own flags, as spreadsheet apps filter them. */
+const flag = (on: boolean | undefined) => (on ? 'true' : 'false')
+
 function row(p: ExportPost): (string | number)[] {
   const e = p.post.engagement
   const values: Record<(typeof CSV_COLUMNS)[number], string | number | null> = {
@@ -35,6 +38,11 @@ function row(p: ExportPost): (string | number)[] {
     replies: e.replies,
     views: e.views,
     note: p.notes.map((n) => n.text).join('\n\n'),
+    threadRootPostId: p.thread?.rootPostId ?? '',
+    threadPart: p.thread ? p.thread.position : '',
+    starred: flag(p.state?.starred),
+    read: flag(p.state?.read),
+    hidden: flag(p.state?.hidden),
   }
   return CSV_COLUMNS.map((c) => cell(values[c]))
 }

@@ -44,6 +44,7 @@ export function noteOf(p: ExportPost, links: ThreadLinks = { prev: null, next: n
   fm += `created: ${q(post.postCreatedAt)}\nimported: ${q(iso(p.record.importedAt))}\nsource: ${q(post.source)}\n`
   if (post.lang) fm += `lang: ${q(post.lang)}\n`
   if (p.thread) fm += `thread: ${q(p.thread.rootPostId)}\nthreadPart: ${p.thread.position}\nthreadParts: ${p.thread.size}\n`
+  for (const k of ['starred', 'read', 'hidden'] as const) if (p.state?.[k]) fm += `${k}: true\n`
   fm += list('categories', p.categories.map((c) => c.name))
   fm += list('tags', p.tags.map(obsidianTag).filter(Boolean))
   fm += list('media', p.media.map((m) => m.videoUrl ?? m.url))
