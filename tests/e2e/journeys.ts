@@ -123,10 +123,10 @@ export const JOURNEYS: Journey[] = [
       await writeGraphqlBookmarks(big, iteratePosts(LIBRARY_SIZE, 7))
       await p.locator('input[type=file]').setInputFiles(big)
       await p.locator('.upload-done').nth(2).waitFor({ timeout: 60_000 })
-      await shootBoth(p, 'import')
       // The new posts are one click away, and a toast says so: "Show them" opens the library with them first.
       const toastBox = p.locator('.toast', { hasText: `${LIBRARY_SIZE} new posts in your library.` })
       await toastBox.waitFor()
+      await shootBoth(p, 'import')
       await toastBox.screenshot({ path: join(SHOTS, 'import-toast-light.png') })
       await toastBox.getByRole('button', { name: 'Show them' }).click()
       await p.waitForURL(/\/library\?sort=imported/)
