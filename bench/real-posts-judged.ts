@@ -1,0 +1,2 @@
+/** Placeholder, filled below. */
+export const JUDGED: Array<{ id: string; lang: string; categories: string[]; good: string[]; bad: string[] }> = []
