@@ -37,10 +37,10 @@ export async function readRealPosts(): Promise<Array<NormalizedPost & { file: st
 }
 
 /** A fixed pick, stratified by language: per language the posts whose id hashes lowest. */
-export const SAMPLE_PER_LANGUAGE: Record<string, number> = { es: 45, en: 45, ja: 10, de: 10, other: 10 }
+export const SAMPLE_PER_LANGUAGE: Record<string, number> = { es: 50, en: 45, ja: 10, other: 10, none: 5 }
 const rank = (id: string) => createHash('sha256').update(`real-posts:${id}`).digest('hex')
 export function judgedSample<T extends { postId: string; lang: string | null; text: string }>(posts: T[]): T[] {
-  const stratum = (p: T) => (p.lang && p.lang in SAMPLE_PER_LANGUAGE ? p.lang : 'other')
+  const stratum = (p: T) => (!p.lang ? 'none' : p.lang in SAMPLE_PER_LANGUAGE ? p.lang : 'other')
   const withText = posts.filter((p) => p.text.replace(/https?:\/\/\S+|@\w+/g, '').trim().length > 0)
   return Object.entries(SAMPLE_PER_LANGUAGE).flatMap(([lang, n]) =>
     withText.filter((p) => stratum(p) === lang).sort((a, b) => rank(a.postId).localeCompare(rank(b.postId))).slice(0, n))
@@ -79,7 +79,10 @@ export function score(posts: NormalizedPost[], results: Result[]) {
     const right = j.categories.includes(first?.name ?? '')
     cat.judged++
     l.posts++
-    if (right) cat.right++, l.catRight++
+    if (right) {
+      cat.right++
+      l.catRight++
+    }
     for (const c of r.categories) {
       const b = bands.find((x) => c.confidence >= x.lo && c.confidence < x.hi)!
       b.n++
@@ -87,9 +90,17 @@ export function score(posts: NormalizedPost[], results: Result[]) {
       if (j.categories.includes(c.name)) b.right++
     }
     for (const t of r.tags) {
-      if (j.good.includes(t)) tag.judged++, tag.good++, l.tags++, l.goodTags++
-      else if (j.bad.includes(t)) tag.judged++, l.tags++
-      else tag.unjudged.push(`${j.id}:${t}`)
+      const good = j.good.includes(t)
+      if (!good && !j.bad.includes(t)) {
+        tag.unjudged.push(`${j.id}:${t}`)
+        continue
+      }
+      tag.judged++
+      l.tags++
+      if (good) {
+        tag.good++
+        l.goodTags++
+      }
     }
   }
   const round = (x: number) => Math.round(x * 1000) / 1000
