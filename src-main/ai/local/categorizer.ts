@@ -84,6 +84,17 @@ export async function encodeCategories(categories: CategoryDef[], examples: Cate
 }
 
 /**
+ * The listed things the encoder reads as this category's, not clearly as another's. A name it cannot
+ * place ("Llama", "Claude", "Grok") sits near unrelated posts as much as near its own kind: two thirds
+ * of the Spanish posts were nearest to "Llama" and went to AI & Machine Learning (bench/real-posts.ts).
+ * Closer to another category's description by more than ITEM_MARGIN drops it; within it ("cars" for
+ * Tools & Products, a hair nearer Design) it stays.
+ */
+const ITEM_MARGIN = 0.05
+const distinctItems = (items: Float32Array[], own: number, descriptions: Float32Array[]): Float32Array[] =>
+  items.filter((it) => descriptions.every((d, i) => i === own || dot(it, d) - ITEM_MARGIN <= dot(it, descriptions[own])))
+
+/**
  * Categories by meaning: each category's prototype is the mean sentence vector of its name and
  * description (zero-shot), moved toward the posts people put in it. A post's closeness to a category
  * is half its cosine to that prototype and half its cosine to the nearest thing the category lists;
@@ -93,10 +104,11 @@ export async function encodeCategories(categories: CategoryDef[], examples: Cate
 export function createCategorizer(opts: CategorizerOptions): Categorizer {
   const gazetteer = opts.gazetteer ?? loadGazetteer()
   const examples = opts.examples ?? []
+  const descriptions = opts.vectors.map(({ described }) => normalize(mean(described, described[0]?.length ?? 0)))
   const cats = opts.categories.map((c, ci) => {
-    const { described, items } = opts.vectors[ci]
-    const dim = described[0]?.length ?? 0
-    const desc = normalize(mean(described, dim))
+    const desc = descriptions[ci]
+    const dim = desc.length
+    const items = distinctItems(opts.vectors[ci].items, ci, descriptions)
     const mine = examples.filter((e) => e.categoryId === c.id && e.vector).map((e) => e.vector!)
     const proto = new Float32Array(desc)
     if (mine.length) {

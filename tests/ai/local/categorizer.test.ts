@@ -3,6 +3,7 @@ import {
   categoryItems, createCategorizer, createTagVocabulary, encodeCategories, extractEntities, loadSentenceEncoder, suggestTags, type Categorizer, type CategorizerOptions, type SentenceEncoder,
 } from '../../../src-main/ai/local/index.ts'
 import { CATEGORY_COLORS, DEFAULT_CATEGORIES } from '../../../src-shared/categories.ts'
+import { LOW_CONFIDENCE } from '../../../src-shared/schemas/categories.ts'
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import { hasFixtures, readFixturePosts, readFlatExcerpt } from './fixture-posts.ts'
 import { makePost } from './make-post.ts'
@@ -92,6 +93,17 @@ describe('createCategorizer (by meaning, with the sentence encoder)', () => {
   it('reads the things a description lists as separate cues', () => {
     expect(categoryItems({ name: 'Film, TV & Video', description: 'Movies, cinema, television series and online videos.' }))
       .toEqual(['Film', 'TV', 'Video', 'Movies', 'cinema', 'television series', 'online videos'])
+  })
+
+  it('does not send everyday posts in Spanish or German to AI & Machine Learning, and is unsure of them (issue 12)', async () => {
+    // The English encoder reads these roughly; names it cannot place ("Llama") drew them all to AI before.
+    const texts = [
+      'Mañana nos vemos en la plaza, que hoy llueve mucho', 'Qué rico estaba el café de esta mañana, gracias', 'Jajaja no me lo puedo creer, qué bueno',
+      'Me voy a dormir ya, hasta mañana', 'Ayer fuimos al cine con mis hermanos', 'Morgen fahren wir mit dem Zug nach Hamburg', 'Das Wetter ist heute wirklich schön',
+    ]
+    const firsts = await Promise.all(texts.map(async (t) => (await classifyWith(categorizer, makePost(t)))[0]))
+    expect(firsts.filter((c) => c.slug === 'ai-machine-learning').length).toBeLessThanOrEqual(1)
+    for (const c of firsts) expect(c.confidence).toBeLessThan(LOW_CONFIDENCE)
   })
 
   it('places posts outside programming by meaning (the misplaced posts of issue 12)', async () => {
