@@ -124,6 +124,8 @@ describeIf(hasFixtures, NEEDS_FIXTURES)('categories of real posts', () => {
   it('places clearly topical posts sensibly', async () => {
     expect((await slugs('2074968589820739994'))).toContain('ai-machine-learning') // Grok 4.5 benchmark results
     expect((await slugs('2074974895750951259'))[0]).toBe('tools-products') // Tesla Model S vs McLaren
+    // Japanese, which the encoder reads roughly: its hashtags (#イラスト, "illustration") decide
+    expect((await slugs('1675414042385727488'))[0]).toBe('design')
     expect((await slugs('1547588055514488833'))[0]).toBe('business-startups') // S&P 500 stock market
     expect((await slugs('2074953952550863143'))).toContain('news-politics') // SEC settlement, judge
     expect((await slugs('1649309063690297346'))[0]).toBe('humor-memes') // "a funny way to spell"
