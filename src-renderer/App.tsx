@@ -57,11 +57,10 @@ function Signed() {
       break
     }
   }
-  useEffect(() => {
-    document.title = found ? `${found.route.title} · Sheaf` : 'Not found · Sheaf'
-    // Move focus to the page for screen readers after a navigation (not on first load).
-    document.getElementById('main')?.focus({ preventScroll: true })
-  }, [path])
+  const title = found ? `${found.route.title} · Sheaf` : 'Not found · Sheaf'
+  useEffect(() => { document.title = title }, [title])
+  // Move focus to the page for screen readers after a navigation.
+  useEffect(() => document.getElementById('main')?.focus({ preventScroll: true }), [path])
   let body
   if (!found) {
     body = <EmptyState icon="alert" title="This page does not exist" action={<button type="button" className="btn btn-primary" onClick={() => navigate('/')}>Go to the dashboard</button>} />

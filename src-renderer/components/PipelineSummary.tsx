@@ -11,7 +11,7 @@ import { Icon } from './Icon.tsx'
 export function PipelineSummary({ uncategorized }: { uncategorized: number }) {
   const { job, running, stage, stages, status, load } = usePipelineStore()
   const canRun = useCan('pipeline:run')
-  useEffect(() => { if (status === 'idle') void load() }, [status])
+  useEffect(() => { if (status === 'idle') void load() }, [status, load])
   if (status === 'unavailable') return <p className="muted">The pipeline is not available on this server yet.</p>
   if (running) {
     const s = stage && stage !== 'complete' ? stages[stage] : null

@@ -117,8 +117,9 @@ export function CategoriesPage() {
   const params = useQueryParams()
   const setQuery = useRouterStore((s) => s.setQuery)
   const [editing, setEditing] = useState<Editing>(null)
-  useEffect(() => { void load() }, [])
-  useEffect(() => { if (params.get('new') && canManage) { setEditing({ mode: 'new' }); setQuery({ new: null }) } }, [params.get('new')])
+  const askedNew = Boolean(params.get('new'))
+  useEffect(() => { void load() }, [load])
+  useEffect(() => { if (askedNew && canManage) { setEditing({ mode: 'new' }); setQuery({ new: null }) } }, [askedNew, canManage, setQuery])
 
   const remove = async (cat: Category) => {
     try {

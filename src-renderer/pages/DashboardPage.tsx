@@ -36,7 +36,7 @@ export function DashboardPage() {
     void load()
     void loadCategories()
     if (can(role, 'import:use')) fetchImportHistory().then((h) => setLastImport(h.imports[0] ?? null), () => undefined)
-  }, [])
+  }, [load, loadCategories, role])
 
   if (error && !stats) return <ErrorState message={error} onRetry={() => { useStatsStore.getState().invalidate(); void load() }} />
   if (!stats) return <Loading label="Counting your library…" />

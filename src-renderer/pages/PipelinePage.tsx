@@ -97,10 +97,11 @@ function finishedLine(r: { processed: number; errors: number }, total: number | 
 
 export function PipelinePage() {
   const p = usePipelineStore()
+  const load = usePipelineStore((s) => s.load)
   const canRun = useCan('pipeline:run')
   const [force, setForce] = useState(false)
   const [starting, setStarting] = useState(false)
-  useEffect(() => { void p.load() }, [])
+  useEffect(() => { void load() }, [load])
 
   const start = async () => {
     setStarting(true)

@@ -48,7 +48,7 @@ export function SearchPage() {
   useEffect(() => {
     const t = setTimeout(() => { if (text.trim() !== q.trim() && text.trim().length >= 2) setQuery({ q: text.trim() }, { replace: true }) }, 600)
     return () => clearTimeout(t)
-  }, [text])
+  }, [text, q, setQuery])
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
