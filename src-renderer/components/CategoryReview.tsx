@@ -1,9 +1,10 @@
-import { useEffect, useState, type CSSProperties } from 'react'
+import { useEffect, useState } from 'react'
 import * as api from '../api/categories.ts'
 import type { CategoryReview as Review } from '../api/categories.ts'
 import { fmtNumber } from '../lib/format.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
 import { toast } from '../stores/toast.ts'
+import { chipStyle } from './CategoryChip.tsx'
 import { Link } from './Link.tsx'
 
 type Item = Review['items'][number]
@@ -53,7 +54,7 @@ export function CategoryReview() {
           {items.map((i) => (
             <li key={keyOf(i)} className="review-item">
               <Link to={`/post/${i.bookmark.id}`} className="review-text">{i.bookmark.text.slice(0, 220) || '(no text)'}</Link>
-              <span className="chip review-chip" style={{ '--chip': i.category.color } as CSSProperties} title={`${Math.round((i.category.confidence ?? 0) * 100)}% sure`}>
+              <span className="chip review-chip" style={chipStyle(i.category.color)} title={`${Math.round((i.category.confidence ?? 0) * 100)}% sure`}>
                 {i.category.name}
               </span>
               <span className="review-actions">

@@ -1,3 +1,4 @@
+import { CATEGORY_COLORS } from '../../src-shared/categories.ts'
 import { fmtMonth, fmtNumber, monthSeries } from '../lib/format.ts'
 import { Link } from './Link.tsx'
 
@@ -63,7 +64,7 @@ export function TimeChart({ data, label }: { data: { month: string; count: numbe
   )
 }
 
-const PALETTE = ['var(--accent)', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4']
+const paletteAt = (i: number) => CATEGORY_COLORS[i % CATEGORY_COLORS.length]
 
 export function Donut({ data, label }: { data: BarDatum[]; label: string }) {
   const total = data.reduce((s, d) => s + d.value, 0)
@@ -77,7 +78,7 @@ export function Donut({ data, label }: { data: BarDatum[]; label: string }) {
         <circle cx={50} cy={50} r={r} className="donut-track" />
         {data.map((d, i) => {
           const len = (d.value / total) * c
-          const el = <circle key={d.label} cx={50} cy={50} r={r} fill="none" stroke={d.color ?? PALETTE[i % PALETTE.length]} strokeWidth={12}
+          const el = <circle key={d.label} cx={50} cy={50} r={r} fill="none" stroke={d.color ?? paletteAt(i)} strokeWidth={12}
             strokeDasharray={`${len} ${c - len}`} strokeDashoffset={-offset} transform="rotate(-90 50 50)" />
           offset += len
           return el
@@ -87,7 +88,7 @@ export function Donut({ data, label }: { data: BarDatum[]; label: string }) {
       </svg>
       <ul className="legend">
         {data.map((d, i) => (
-          <li key={d.label}><span className="legend-dot" style={{ background: d.color ?? PALETTE[i % PALETTE.length] }} aria-hidden="true" />{d.label} <strong>{fmtNumber(d.value)}</strong></li>
+          <li key={d.label}><span className="legend-dot" style={{ background: d.color ?? paletteAt(i) }} aria-hidden="true" />{d.label} <strong>{fmtNumber(d.value)}</strong></li>
         ))}
       </ul>
     </div>

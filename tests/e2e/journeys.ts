@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
+import { CATEGORY_COLORS, nextCategoryColor } from '../../src-shared/categories.ts'
 import { expectedThreads, graphqlPosts } from '../threads/walk.ts'
 import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
 
@@ -178,7 +179,13 @@ export const JOURNEYS: Journey[] = [
       const p = admin(ctx)
       await p.goto(`${ctx.url}/categories`)
       const create = async (name: string, description: string) => {
+        const count = await p.locator('.cat-card').count()
         await p.getByRole('button', { name: 'New category' }).first().click()
+        // One palette: the choices are the categories' colours, and the one offered is the one the server would pick.
+        const swatches = await p.locator('#cat-form .swatch').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))
+        assert(swatches.join() === CATEGORY_COLORS.map((c) => `Colour ${c}`).join(), `the colour choices are the category palette (${swatches})`)
+        const offered = await p.locator('#cat-form .swatch[aria-pressed=true]').getAttribute('aria-label')
+        assert(offered === `Colour ${nextCategoryColor(count)}`, `a new category is offered the next palette colour (${offered}, ${count} categories)`)
         await p.fill('#cat-name', name)
         await p.fill('#cat-desc', description)
         await p.click('#cat-form button[type=submit]')
@@ -189,7 +196,7 @@ export const JOURNEYS: Journey[] = [
       await create('Scratch', 'Temporary')
       await p.getByRole('button', { name: 'Edit Later' }).click()
       await p.fill('#cat-name', 'Later on')
-      await p.getByRole('button', { name: 'Colour #ec4899' }).click()
+      await p.getByRole('button', { name: 'Colour #db2777' }).click()
       await p.click('#cat-form button[type=submit]')
       await p.locator('.cat-name', { hasText: 'Later on' }).waitFor()
       await p.getByRole('button', { name: 'Merge Later on' }).click()
