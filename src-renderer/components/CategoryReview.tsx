@@ -15,6 +15,7 @@ export function CategoryReview() {
   const [review, setReview] = useState<Review | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [done, setDone] = useState<Set<string>>(new Set())
+  const anyPlaced = useCategoriesStore((s) => s.categories.some((c) => c.bookmarkCount > 0))
   const load = () => api.reviewCategories().then(setReview, (e: Error) => setError(e.message))
   useEffect(() => { void load() }, [])
   useEffect(() => {
@@ -43,7 +44,7 @@ export function CategoryReview() {
       <h2 id="review-title" className="section-title">Check these placements</h2>
       <p className="muted">
         {review.total === 0
-          ? 'Nothing to check: every placement the analysis made is one it was fairly sure of.'
+          ? anyPlaced ? 'Nothing to check: every placement the analysis made is one it was fairly sure of.' : 'Nothing to check yet: no post is in a category. Placements appear here once the pipeline has run.'
           : `The analysis was least sure of these ${fmtNumber(review.total)} placements. Keep the right ones and remove the wrong ones; the other posts are placed again from your answers.`}
       </p>
       {review.rescoring.running && (

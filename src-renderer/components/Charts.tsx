@@ -1,5 +1,5 @@
 import { CATEGORY_COLORS } from '../../src-shared/categories.ts'
-import { fmtMonth, fmtNumber, monthSeries } from '../lib/format.ts'
+import { fmtMonth, fmtNumber, monthSeries, noun } from '../lib/format.ts'
 import { Link } from './Link.tsx'
 
 export interface BarDatum {
@@ -28,11 +28,16 @@ export function BarList({ data, label }: { data: BarDatum[]; label: string }) {
   )
 }
 
+const MAX_MONTHS = 36
+
 /** Posts per month as columns; the table behind it is given to screen readers. */
 export function TimeChart({ data, label }: { data: { month: string; count: number }[]; label: string }) {
   if (!data.length) return <p className="muted">Nothing yet.</p>
   // Every month in the range, empty ones too (they would vanish from the axis), the last three years at most.
-  const shown = monthSeries(data).slice(-36)
+  const all = monthSeries(data)
+  const shown = all.slice(-MAX_MONTHS)
+  const earlier = all.slice(0, Math.max(0, all.length - MAX_MONTHS))
+  const left = earlier.reduce((s, d) => s + d.count, 0)
   const max = Math.max(1, ...shown.map((d) => d.count))
   const w = 600
   const h = 160
@@ -56,6 +61,7 @@ export function TimeChart({ data, label }: { data: { month: string; count: numbe
           <text key={i} x={i === shown.length - 1 ? w : i === 0 ? 0 : i * (bw + gap)} textAnchor={i === shown.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'} y={h + 16} className="axis-label">{fmt(shown[i].month)}</text>
         ))}
       </svg>
+      {left > 0 && <figcaption className="muted">The last {MAX_MONTHS} months; {noun(left, 'earlier post', 'earlier posts')}, from {fmtMonth(earlier[0].month)}, are not in the chart.</figcaption>}
       <table className="sr-only">
         <caption>{label}</caption>
         <tbody>{shown.map((d) => <tr key={d.month}><th scope="row">{fmt(d.month)}</th><td>{d.count}</td></tr>)}</tbody>

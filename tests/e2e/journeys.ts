@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
 import { CATEGORY_COLORS, nextCategoryColor } from '../../src-shared/categories.ts'
+import { monthSeries } from '../../src-shared/display.ts'
 import { expectedThreads, graphqlPosts } from '../threads/walk.ts'
 import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
 
@@ -92,6 +93,11 @@ export const JOURNEYS: Journey[] = [
       await p.goto(`${ctx.url}/`)
       await p.getByRole('heading', { name: 'Bring in your saved posts' }).waitFor()
       await shootBoth(p, 'dashboard-empty')
+      // Empty states say why they are empty: nothing was imported or analysed yet.
+      await p.goto(`${ctx.url}/review`)
+      await p.getByText('Your library is empty: once posts are imported, a handful comes up here each day.').waitFor()
+      await p.goto(`${ctx.url}/categories`)
+      await p.getByText('Nothing to check yet: no post is in a category. Placements appear here once the pipeline has run.').waitFor()
     },
   },
   {
@@ -169,6 +175,16 @@ export const JOURNEYS: Journey[] = [
       const months = await p.locator('.timechart table th').allTextContents()
       const idx = months.map((m) => { const d = new Date(`1 ${m.trim()}`); return d.getFullYear() * 12 + d.getMonth() })
       assert(idx.every((v, i) => i === 0 || v === idx[i - 1] + 1), `no month is missing from the axis (${months.slice(0, 6)}…)`)
+      // The chart holds the last 36 months; posts from before them are counted in a caption, not silently dropped.
+      const stats = (await p.evaluate(async () => (await fetch('/api/stats', { headers: { 'X-Sheaf-Request': '1' } })).json())) as { byMonth: { month: string; count: number }[] }
+      const series = monthSeries(stats.byMonth)
+      const earlier = series.slice(0, Math.max(0, series.length - 36)).reduce((n, d) => n + d.count, 0)
+      assert(earlier > 0, `the library spans more than three years (${series.length} months)`)
+      const caption = await text(p, '.timechart figcaption')
+      assert(Number(caption.match(/; ([\d,]+) earlier post/)?.[1].replace(/\D/g, '')) === earlier, `the chart says how many earlier posts it leaves out (${earlier}: "${caption}")`)
+      // A figure that is a link opens a view holding what it counts; no view holds only the categorised posts.
+      const linked = (await p.locator('a.figure .figure-label').allTextContents()).map((t) => t.trim())
+      assert(linked.includes('Uncategorised') && !linked.includes('Categorised'), `"Categorised" does not open the whole library (${linked})`)
       await p.getByRole('heading', { name: 'Last import' }).waitFor()
       await shootBoth(p, 'dashboard', { fullPage: true })
     },
