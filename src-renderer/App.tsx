@@ -4,6 +4,7 @@ import { AppShell } from './components/AppShell.tsx'
 import { CommandPalette } from './components/CommandPalette.tsx'
 import { EmptyState, Loading } from './components/Feedback.tsx'
 import { GlobalDrop } from './components/GlobalDrop.tsx'
+import { PageBoundary } from './components/PageBoundary.tsx'
 import { ShortcutsOverlay } from './components/ShortcutsOverlay.tsx'
 import { Toasts } from './components/Toasts.tsx'
 import { useGlobalShortcuts } from './lib/shortcuts.ts'
@@ -72,7 +73,7 @@ function Signed() {
   }
   return (
     <AppShell>
-      <Suspense fallback={<Loading />}>{body}</Suspense>
+      <PageBoundary key={path}><Suspense fallback={<Loading />}>{body}</Suspense></PageBoundary>
     </AppShell>
   )
 }

@@ -432,6 +432,10 @@ export const JOURNEYS: Journey[] = [
       await p.keyboard.press('Enter')
       await p.locator('.result').first().waitFor({ timeout: 20_000 })
       assert((await text(p, '.result .reason')).length > 3, 'each result gives a reason')
+      // A full page of results is the closest ones, not all there are.
+      const found = await p.locator('.result').count()
+      const count = await text(p, '.result-count')
+      assert(found === 30 ? count.startsWith('The 30 closest matches') : count.startsWith(`${found} result`), `the count says what the list is (${found}: "${count}")`)
       // In the order of the relevance shown, with reasons in words (the figures are on hover only).
       const shown = (await p.locator('.result .relevance-num').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')))
       assert(shown.length > 1 && shown.every((v, i) => i === 0 || v <= shown[i - 1]), `results in the order of their relevance (${shown})`)
@@ -506,6 +510,14 @@ export const JOURNEYS: Journey[] = [
     name: 'export: json, csv and markdown downloads',
     async run(ctx) {
       const p = admin(ctx)
+      // A page whose code cannot be fetched (an update while the tab was open) says so; the window is not left blank.
+      await p.goto(`${ctx.url}/`)
+      const chunk = /\/assets\/ExportPage-[^/]*\.js$/
+      await p.route(chunk, (r) => r.abort())
+      await p.locator('nav[aria-label="Main"] .nav-link', { hasText: 'Export' }).click()
+      await p.getByText(/^This page could not be shown/).waitFor()
+      await p.screenshot({ path: join(SHOTS, 'page-failed-light.png') })
+      await p.unroute(chunk)
       await p.goto(`${ctx.url}/export`)
       await shootBoth(p, 'export')
       for (const f of ['JSON', 'CSV', 'Markdown']) {
