@@ -157,6 +157,15 @@ export const JOURNEYS: Journey[] = [
       assert(refusals.every((r) => !/id_str|full_text/.test(r)), 'no field names of the code in the refusals')
       await p.locator('.upload-failed').first().getByText('Which files can Sheaf read?').click()
       await p.locator('.upload-failed').first().screenshot({ path: join(SHOTS, 'import-refused-light.png') })
+      // A file read without error that holds no posts (an archive's long-post texts, outside the archive) says
+      // nothing was added, rather than a bare "Done" with four zeros.
+      const notes = fixture('exports', 'archive', 'alrocar_x', 'note-tweet.js')
+      if (notes) {
+        await p.locator('input[type=file]').setInputFiles(notes)
+        const row = p.locator('.upload-done', { hasText: 'note-tweet.js' })
+        await row.waitFor({ timeout: 30_000 })
+        await row.getByText('Nothing from this file was added: what it holds is not posts Sheaf keeps.').waitFor()
+      }
     },
   },
   {
