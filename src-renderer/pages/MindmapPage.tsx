@@ -145,7 +145,8 @@ export function MindmapPage() {
   if (error && !map) return <ErrorState message={error} onRetry={load} />
   if (!map) return <Loading label="Drawing the map…" />
   const root = map.nodes.find((n) => n.type === 'root')
-  if (!cats.length) {
+  // The starting categories exist before any post does: a map of empty circles is not a map.
+  if (!cats.length || !root?.count) {
     return (
       <>
         <PageHeader title="Mind map" />

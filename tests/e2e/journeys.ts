@@ -98,6 +98,8 @@ export const JOURNEYS: Journey[] = [
       await p.getByText('Your library is empty: once posts are imported, a handful comes up here each day.').waitFor()
       await p.goto(`${ctx.url}/categories`)
       await p.getByText('Nothing to check yet: no post is in a category. Placements appear here once the pipeline has run.').waitFor()
+      await p.goto(`${ctx.url}/mindmap`)
+      await p.getByRole('heading', { name: 'Nothing to map yet' }).waitFor()
     },
   },
   {
