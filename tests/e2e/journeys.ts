@@ -205,6 +205,7 @@ export const JOURNEYS: Journey[] = [
     async run(ctx) {
       const p = admin(ctx)
       await p.goto(`${ctx.url}/categories`)
+      await p.locator('.cat-card').first().waitFor()
       const create = async (name: string, description: string) => {
         const count = await p.locator('.cat-card').count()
         await p.getByRole('button', { name: 'New category' }).first().click()
