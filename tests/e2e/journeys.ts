@@ -623,6 +623,13 @@ export const JOURNEYS: Journey[] = [
       await p.goto(`${ctx.url}/categories`)
       await p.locator('.cat-card').first().waitFor()
       assert((await p.getByRole('button', { name: 'New category' }).count()) === 0, 'viewers cannot manage categories')
+      // The shortcut sheet lists only keys that do something for this role.
+      await p.keyboard.press('?')
+      const sheet = p.getByRole('dialog', { name: 'Keyboard shortcuts' })
+      await sheet.getByText('Go to Library').waitFor()
+      const listed = await sheet.locator('.shortcut-row dd').allInnerTexts()
+      assert(!listed.some((t) => /^(Go to (Search|Import|Export)|Select the highlighted post|Edit categories)$/.test(t)), `no keys the viewer cannot use (${listed})`)
+      await p.keyboard.press('Escape')
       // The admin's list now shows both invites as used, with when they were used (not an "expiry" of today).
       const a = admin(ctx)
       await a.goto(`${ctx.url}/settings?tab=users`)
