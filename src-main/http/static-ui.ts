@@ -19,6 +19,8 @@ export function mountStaticUi(app: Hono<AppEnv>, uiDir: string | null): void {
     if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable')
   })
   app.get('*', serveStatic({ root }))
+  // A missing file (an old build's script, a mistyped image) is a 404, not the app's page in its place.
+  app.get('/assets/*', (c) => c.json({ error: `No such file: ${c.req.path}. Reload the page to get the current version.`, code: 'NOT_FOUND' }, 404))
   app.get('*', (c) => {
     c.header('Cache-Control', 'no-cache')
     return c.html(html)
