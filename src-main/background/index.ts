@@ -1,0 +1,1 @@
+export { lowerThreadPriority } from './thread-priority.ts'
