@@ -1,6 +1,6 @@
 import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
 import {
-  hasSearchFilter, searchDocuments, searchFilteredIds, searchFilterIds, searchFtsQueueSize, searchLexical, searchMatchCount, searchMatchingAmong,
+  hasSearchFilter, searchBacklog, searchDocuments, searchFilteredIds, searchFilterIds, searchLexical, searchMatchCount, searchMatchingAmong,
   searchPostCount, searchQueuedMatching, type Db, type SearchFilter,
 } from '../store/index.ts'
 import { approxBm25, COSINE_FLOOR, type TermMatcher } from './explain.ts'
@@ -65,7 +65,7 @@ export function lexicalCandidates(db: Db, q: Understanding, small: number[] | nu
     // Under SCORE_CAP matches there is nothing to cap: the query finding where the cap starts is spared.
     found = searchLexical(db, match, q.filter, CANDIDATES, matches <= SCORE_CAP ? Infinity : SCORE_CAP)
   }
-  return searchFtsQueueSize(db) === 0 ? found : [...found, ...unindexedCandidates(db, q, counts, small)].sort((a, b) => b.score - a.score).slice(0, CANDIDATES)
+  return searchBacklog(db, 1).words === 0 ? found : [...found, ...unindexedCandidates(db, q, counts, small)].sort((a, b) => b.score - a.score).slice(0, CANDIDATES)
 }
 
 function unindexedCandidates(db: Db, q: Understanding, counts: Map<string, number>, small: number[] | null): Candidate[] {

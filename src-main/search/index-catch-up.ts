@@ -1,4 +1,4 @@
-import { searchFtsQueueSize, searchIndexQueued, searchQueueSize, type Db } from '../store/index.ts'
+import { searchBacklog, searchFtsQueueSize, searchIndexQueued, type Db } from '../store/index.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**
@@ -65,7 +65,8 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
 
   return {
     beforeQuery() {
-      if (searchFtsQueueSize(db) <= INDEX_BATCH && searchQueueSize(db) <= INDEX_BATCH) {
+      const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
+      if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
         indexQueued(Infinity)
         semantic.catchUp(Infinity)
       } else kick()

@@ -119,6 +119,11 @@ export function searchIndexQueued(db: Db, limit: number): number {
 
 export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
+/** Posts waiting for the word index and for their vectors, each counted no further than `upTo` (cheap while a backlog is long). */
+export const searchBacklog = (db: Db, upTo: number): { words: number; vectors: number } =>
+  stmt(db, `SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts_queue LIMIT ?)) AS words,
+    (SELECT count(*) FROM (SELECT 1 FROM search_queue LIMIT ?)) AS vectors`).get(upTo, upTo) as { words: number; vectors: number }
+
 /** Ids passing the filter (for restricting the semantic half). */
 export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
   const { clauses, params } = searchFilterSql(f)
