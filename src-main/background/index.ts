@@ -1,1 +1,1 @@
-export { lowerThreadPriority } from './thread-priority.ts'
+export { lowerThreadPriority, workerNice } from './thread-priority.ts'
