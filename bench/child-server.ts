@@ -18,3 +18,12 @@ export const processMemoryMb = (pid: number, key: 'VmRSS' | 'VmHWM' = 'VmRSS'): 
   const m = new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return m ? Math.round(Number(m[1]) / 1024) : null
 }
+
+const TICK_MS = 10 // USER_HZ 100: /proc times are in hundredths of a second
+
+/** CPU time (user + system) in ms of a process (`tid` omitted) or of one of its threads (the main thread's id is the pid). */
+export const cpuMs = (pid: number, tid?: number): number => {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(f[11]) + Number(f[12])) * TICK_MS
+}

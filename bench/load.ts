@@ -13,6 +13,9 @@
  *        [--settled-seconds 15] [--search-seconds 10] [--concurrency 16] [--max-seconds 600]
  *        [--no-import] [--no-pipeline]   (to see which of the two costs what)
  *        [--mix list,list q,stats,search]   (the kinds of request sent, in turn)
+ *        [--worker-nice 19]   (SHEAF_WORKER_NICE for the server: 0 leaves its workers at normal priority)
+ * Beside the latencies, each phase's CPU time (less disturbed by other load than wall times): the
+ * HTTP thread's per request and as a share of the phase, and the whole server process's.
  */
 import { spawn } from 'node:child_process'
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -22,13 +25,14 @@ import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
-import { listeningUrl, processMemoryMb } from './child-server.ts'
+import { cpuMs, listeningUrl, processMemoryMb } from './child-server.ts'
 
 const { values } = parseArgs({ options: {
   library: { type: 'string', default: '20000' }, import: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' },
   seconds: { type: 'string', default: '30' }, 'settled-seconds': { type: 'string', default: '15' }, 'search-seconds': { type: 'string', default: '10' },
   concurrency: { type: 'string', default: '16' }, 'no-pipeline': { type: 'boolean', default: false }, 'no-import': { type: 'boolean', default: false },
   mix: { type: 'string', default: 'list,list q,stats,search' }, 'max-seconds': { type: 'string', default: '600' }, settle: { type: 'string', default: '90' },
+  'worker-nice': { type: 'string' },
 } })
 const libraryPosts = Number(values.library)
 const importPosts = Number(values.import)
@@ -58,6 +62,7 @@ const server = spawn(process.execPath, [...(process.env.SHEAF_BENCH_CPU_PROF ? [
   env: {
     ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
     SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
+    ...(values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {}),
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
@@ -128,7 +133,8 @@ const KINDS = ['list', 'list q', 'stats', 'search']
 const mix = values.mix!.split(',').map((k) => KINDS.indexOf(k.trim()))
 if (mix.some((k) => k < 0)) throw new Error(`--mix takes ${KINDS.join(', ')} (got ${values.mix})`)
 
-interface Summary { requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }> }
+interface Cpu { httpMsPerRequest: number; httpShare: number; processMs: number }
+interface Summary { requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }>; cpu?: Cpu }
 const pct = (xs: number[], q: number) => {
   if (xs.length === 0) return 0
   const s = [...xs].sort((a, b) => a - b)
@@ -151,6 +157,15 @@ function summarise(out: (Outcome & { kind: string })[], wallMs: number): Summary
     perSecond: Math.round(out.length / (wallMs / 1000)),
     byKind,
   }
+}
+
+/** The server's CPU time over a phase: its HTTP (main) thread per request and as a share of the wall time, and the whole process. */
+async function withCpu(phase: () => Promise<Summary>): Promise<Summary> {
+  const pid = server.pid!
+  const [http0, proc0, t0] = [cpuMs(pid, pid), cpuMs(pid), performance.now()]
+  const s = await phase()
+  const [http, proc, wall] = [cpuMs(pid, pid) - http0, cpuMs(pid) - proc0, performance.now() - t0]
+  return { ...s, cpu: { httpMsPerRequest: Math.round((http / Math.max(1, s.requests)) * 100) / 100, httpShare: Math.round((http / wall) * 100) / 100, processMs: proc } }
 }
 
 /** Open loop: one request every 1000/rate ms whatever the answers do; waits for the stragglers. */
@@ -215,17 +230,17 @@ const rssLibrary = rss()
 const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const importRun = values['no-import'] ? Promise.resolve({ status: 0, body: { imported: 0 }, ms: 0 }) : upload(importFile)
 const job = values['no-pipeline'] ? { jobId: '', totalBookmarks: 0 } : await (await post('/api/categorize', {})).json() as { jobId: string; totalBookmarks: number }
-const busy = await openLoop(mix, seconds)
+const busy = await withCpu(() => openLoop(mix, seconds))
 const imported = await importRun
 const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100)
 
 // 3. Settled: the pipeline cancelled, the index caught up.
 await post('/api/categorize/cancel', {})
 const afterSettle = await settle(settleCap)
-const settled = await openLoop(mix, settledSeconds)
+const settled = await withCpu(() => openLoop(mix, settledSeconds))
 
 // 4. Search alone.
-const searchAlone = await closedLoop(3, searchSeconds)
+const searchAlone = await withCpu(() => closedLoop(3, searchSeconds))
 
 clearInterval(sampler)
 const rssEnd = rss()
@@ -235,13 +250,13 @@ rmSync(dataDir, { recursive: true, force: true })
 clearTimeout(hardStop)
 
 const row = (name: string, s: Summary) =>
-  `| ${name} | ${s.requests} | ${s.perSecond} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} | ${s.errors} | ${s.resets} | ${s.timeouts} |`
+  `| ${name} | ${s.requests} | ${s.perSecond} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} | ${s.errors} | ${s.resets} | ${s.timeouts} | ${s.cpu?.httpMsPerRequest} | ${s.cpu?.httpShare} | ${s.cpu?.processMs} |`
 const kinds = (s: Summary) => Object.entries(s.byKind).map(([k, v]) => `${k} ${v.p50}/${v.p95}`).join(', ')
 const table = [
-  `Load bench: ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
+  `Load bench (worker nice ${values['worker-nice'] ?? 'default'}): ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
   '',
-  '| phase | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | resets | time-outs |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| phase | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | resets | time-outs | HTTP-thread CPU ms/request | HTTP-thread CPU share | process CPU ms |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   row('import + pipeline + mix', busy),
   row('settled, mix', settled),
   row(`search alone (${concurrency} clients)`, searchAlone),

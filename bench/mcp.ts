@@ -37,7 +37,7 @@ if ((db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as numbe
   putSetting(db, 'ai', { autoRunAfterImport: false }) // the library and search alone, not the pipeline
   const library = createLibrary({ db, clock })
   await library.importFile(file)
-  const search = createSearch({ db, clock, catchUpBudgetMs: 0 })
+  const search = createSearch({ db, clock })
   search.indexQueued()
   await search.backfillEmbeddings()
   search.close()

@@ -51,7 +51,7 @@ async function writeEncoderVectors(db: Db): Promise<number> {
 }
 const encoderVectors = values.encoder && !reuse ? await writeEncoderVectors(db) : null
 
-const search = createSearch({ db, clock, catchUpBudgetMs: 0, ...(values.encoder ? {} : { encoder: null }) })
+const search = createSearch({ db, clock, ...(values.encoder ? {} : { encoder: null }) })
 t0 = performance.now()
 search.indexQueued()
 const indexAllMs = performance.now() - t0

@@ -34,9 +34,16 @@ interface Tally {
 const skips: string[] = []
 const steps: { name: string; tally: Tally }[] = []
 
+/**
+ * Background workers keep normal priority in tests (unless the caller sets it): the machines tests run
+ * on are shared and loaded, and at nice 19 a pipeline test's workers wait for every other process's
+ * threads and time out. tests/background/thread-priority.test.ts sets the priority it checks itself.
+ */
+const TEST_ENV = { SHEAF_WORKER_NICE: '0', ...process.env }
+
 function run(name: string, cmd: string, args: string[]): number {
   process.stdout.write(`\n=== ${name}: ${[cmd.replace(ROOT + '/', ''), ...args].join(' ')}\n`)
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: process.env })
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: TEST_ENV })
   if (r.error) process.stderr.write(`${name}: ${r.error.message}\n`)
   return r.status ?? 1
 }

@@ -60,7 +60,7 @@ export function createRescorer({ db, clock, log, busy }: { db: Db; clock: () => 
     if (categories.length === 0) return
     const ids = analysedBookmarkIds(db)
     Object.assign(status, { running: true, done: 0, total: ids.length })
-    const runner = createWorkerRunner({ existingTags: [], categories: [], examples: [] })
+    const runner = createWorkerRunner({ existingTags: [], categories: [], examples: [] }, { background: true })
     try {
       await runner.configure(await categoryConfig({ db, categories, runner }))
       for (let i = 0; i < ids.length && !abort.signal.aborted; i += PAGE) {

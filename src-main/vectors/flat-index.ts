@@ -93,25 +93,33 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { 
     },
   }
 
-  /** A small sorted buffer of the best k: k is at most a few hundred, so insertion beats a heap here. */
+  /**
+   * A small sorted buffer of the best k (k is at most a few hundred): most rows fall below its floor;
+   * the rest are placed by binary search and a native shift (array splices cost ~1.5 ms at 100,000 rows).
+   */
   function topFew(s: Float32Array, k: number) {
-    const topIds: number[] = []
-    const topScores: number[] = []
+    const topScores = new Float32Array(k)
+    const topIds = new Int32Array(k)
+    let n = 0
     let floor = -Infinity
     for (let i = 0; i < size; i++) {
       const score = s[i]
       if (score <= floor) continue
-      let j = topScores.length
-      while (j > 0 && topScores[j - 1] < score) j--
-      topScores.splice(j, 0, score)
-      topIds.splice(j, 0, ids[i])
-      if (topScores.length > k) {
-        topScores.pop()
-        topIds.pop()
+      let lo = 0
+      let hi = n
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if (topScores[mid] >= score) lo = mid + 1
+        else hi = mid
       }
-      if (topScores.length === k) floor = topScores[k - 1]
+      if (n < k) n++
+      topScores.copyWithin(lo + 1, lo, n - 1)
+      topIds.copyWithin(lo + 1, lo, n - 1)
+      topScores[lo] = score
+      topIds[lo] = ids[i]
+      if (n === k) floor = topScores[k - 1]
     }
-    return topIds.map((id, i) => ({ id, score: topScores[i] }))
+    return Array.from({ length: n }, (_, i) => ({ id: topIds[i], score: topScores[i] }))
   }
 
   /** Many neighbours: the k-th best score by quickselect, then only the rows above it are sorted. */

@@ -57,6 +57,7 @@ describe('flat index', () => {
     expect(many).toHaveLength(500)
     for (let i = 1; i < many.length; i++) expect(many[i - 1].score).toBeGreaterThanOrEqual(many[i].score)
     expect(many.slice(0, 10).map((h) => h.id)).toEqual(idx.search(q, 10).map((h) => h.id))
+    expect(idx.search(q, 200)).toEqual(many.slice(0, 200))
     const allowed = new Set([5, 6, 7, 2999])
     expect(idx.search(q, 100, allowed).map((h) => h.id).sort((a, b) => a - b)).toEqual([5, 6, 7, 2999])
   })

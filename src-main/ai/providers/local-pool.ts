@@ -13,8 +13,8 @@ const SPLIT_FROM = 32
  * it, so near-duplicate tags still merge into one name.
  */
 export function createWorkerPool(config: EngineConfig, size = Math.min(2, availableParallelism())): LocalRunner {
-  if (size <= 1) return createWorkerRunner(config)
-  const workers = Array.from({ length: size }, () => createWorkerRunner(config))
+  if (size <= 1) return createWorkerRunner(config, { background: true })
+  const workers = Array.from({ length: size }, () => createWorkerRunner(config, { background: true }))
   const [main] = workers
   const split = async <T, R>(items: T[], run: (w: LocalRunner, part: T[], from: number) => Promise<R[]>): Promise<R[]> => {
     if (items.length < SPLIT_FROM) return run(main, items, 0)

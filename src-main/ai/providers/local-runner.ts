@@ -3,6 +3,8 @@ import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
 
 type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
 export type Op = keyof Ops
+/** What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority). */
+export type WorkerStart = { config: EngineConfig; background: boolean }
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
 export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<Awaited<ReturnType<Ops[K]>>> } & {
@@ -46,13 +48,13 @@ const WORKER_OLD_SPACE_MB = 256
  * The local models in a worker thread (Node 22 runs the .ts entry directly), so a long job never
  * blocks the HTTP server. Requests are answered in order; a crashed worker fails what is pending.
  */
-export function createWorkerRunner(config: EngineConfig): LocalRunner {
+export function createWorkerRunner(config: EngineConfig, { background = false }: { background?: boolean } = {}): LocalRunner {
   let seq = 0
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   let dead: Error | null = null
   let worker: Worker | null = null
   const start = (): Worker => {
-    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: config, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })
+    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: { config, background } satisfies WorkerStart, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })
     w.unref()
     w.on('message', (m: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
       const p = pending.get(m.seq)

@@ -1,9 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { createEngine, type EngineConfig } from './local-engine.ts'
-import type { Op } from './local-runner.ts'
+import { lowerThreadPriority } from '../../background/index.ts'
+import { createEngine } from './local-engine.ts'
+import type { Op, WorkerStart } from './local-runner.ts'
 
 // Worker-thread entry: one engine, one message at a time, in order (see local-runner.ts).
-const engine = createEngine(workerData as EngineConfig)
+const start = workerData as WorkerStart
+if (start.background) lowerThreadPriority()
+const engine = createEngine(start.config)
 let queue: Promise<void> = Promise.resolve()
 parentPort!.on('message', (m: { seq: number; op: Op; args: unknown[] }) => {
   queue = queue.then(async () => {

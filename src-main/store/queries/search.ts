@@ -119,6 +119,11 @@ export function searchIndexQueued(db: Db, limit: number): number {
 
 export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
+/** Posts waiting for the word index and for their vectors, each counted no further than `upTo` (cheap while a backlog is long). */
+export const searchBacklog = (db: Db, upTo: number): { words: number; vectors: number } =>
+  stmt(db, `SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts_queue LIMIT ?)) AS words,
+    (SELECT count(*) FROM (SELECT 1 FROM search_queue LIMIT ?)) AS vectors`).get(upTo, upTo) as { words: number; vectors: number }
+
 /** Ids passing the filter (for restricting the semantic half). */
 export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
   const { clauses, params } = searchFilterSql(f)
@@ -300,18 +305,35 @@ export const searchIdsWithoutEmbedding = (db: Db, model: string): number[] =>
   stmt(db, 'SELECT b.id FROM bookmarks b WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = ?)')
     .pluck().all(model) as number[]
 
+/** One LIKE clause per word over the alias `b`: the word anywhere in the post text or author. */
+function wordLikes(words: readonly string[]): { clauses: string[]; params: string[] } {
+  const clauses = words.map(() => "(lower(b.text) LIKE ? ESCAPE '\\' OR lower(b.author_handle) LIKE ? ESCAPE '\\' OR lower(b.author_name) LIKE ? ESCAPE '\\')")
+  const params = words.flatMap((w) => {
+    const p = `%${w.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    return [p, p, p]
+  })
+  return { clauses, params }
+}
+
 /** The FTS5 expression and the LIKE fallback (for posts not indexed yet) behind a `q` word filter. */
 function textQuery(q: string): { match: string; like: string; likeParams: string[] } | null {
   const words = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_]*/gu) ?? [])].slice(0, 10)
   if (words.length === 0) return null
   const quote = (w: string) => `"${w.replace(/"/g, '""')}"`
   const match = `{text author} : (${words.map((w, i) => (i === words.length - 1 && w.length >= 2 ? `${quote(w)}*` : quote(w))).join(' AND ')})`
-  const like = words.map(() => "(lower(b.text) LIKE ? ESCAPE '\\' OR lower(b.author_handle) LIKE ? ESCAPE '\\' OR lower(b.author_name) LIKE ? ESCAPE '\\')")
-  const likeParams = words.flatMap((w) => {
-    const p = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    return [p, p, p]
-  })
-  return { match, like: like.join(' AND '), likeParams }
+  const { clauses, params } = wordLikes(words)
+  return { match, like: clauses.join(' AND '), likeParams: params }
+}
+
+/**
+ * Posts still waiting for the word index (search_fts_queue) that hold any of `words` in their text or
+ * author, newest first: a LIKE pass over the queue alone, so search finds them before indexing ends.
+ */
+export function searchQueuedMatching(db: Db, words: readonly string[], limit: number): number[] {
+  if (words.length === 0) return []
+  const { clauses, params } = wordLikes(words)
+  return stmt(db, `SELECT b.id FROM search_fts_queue sq CROSS JOIN bookmarks b ON b.id = sq.bookmark_id
+    WHERE ${clauses.join(' OR ')} ORDER BY b.id DESC LIMIT ?`).pluck().all(...params, limit) as number[]
 }
 
 /**

@@ -1,0 +1,1 @@
+export { lowerThreadPriority, workerNice } from './thread-priority.ts'

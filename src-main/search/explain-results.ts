@@ -1,0 +1,31 @@
+import type { SearchDocument } from '../store/index.ts'
+import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './explain.ts'
+import { RRF_K, type Fused } from './fusion.ts'
+import type { Understanding } from './query-understanding.ts'
+import { filterReasons } from './understood.ts'
+
+export type Explained = { id: number; doc: SearchDocument; relevance: number; reason: string; rrf: number }
+
+/**
+ * Each fused candidate with its relevance (0-1, from the evidence it shows) and a sentence saying why
+ * it matched, in the order of that relevance (RRF settles ties); a query of filters only keeps its order.
+ */
+export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number, SearchDocument>, q: Understanding): Explained[] {
+  const p = q.parsed
+  const filterParts = filterReasons(p, q.category)
+  const scored = pool.filter((r) => docs.has(r.id)).map((r) => {
+    const doc = docs.get(r.id)!
+    const lex = lexicalEvidence(doc, q.matchers, p.phrases)
+    const parts = [...lex.reasonParts]
+    if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push('similar in meaning to your search')
+    const hint = p.mediaHints.find((h) => (h === 'image' && doc.hasImage) || (h === 'video' && doc.hasVideo))
+    if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
+    parts.push(...filterParts)
+    const relevance = q.hasText
+      ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, ...lex }, q.matchers.length + p.phrases.length, q.meaningWeight)
+      : 1
+    return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
+  })
+  if (q.hasText) scored.sort((a, b) => b.relevance - a.relevance || b.rrf - a.rrf)
+  return scored
+}

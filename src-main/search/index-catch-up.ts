@@ -1,0 +1,82 @@
+import { searchBacklog, searchFtsQueueSize, searchIndexQueued, type Db } from '../store/index.ts'
+import type { SemanticIndex } from './semantic.ts'
+
+/**
+ * Keeps the word index (search_fts) and the vector index current with new and changed posts, in
+ * short slices on the HTTP thread between requests. While requests are being answered the slices
+ * take a quarter of the thread at most; a query never waits for more than one batch of catching up
+ * (it answers from what is indexed, plus a lexical pass over posts not yet in the word index).
+ */
+export interface IndexCatchUp {
+  /** Before a query: a backlog of one batch or less is caught up now; a longer one is left to the slices. */
+  beforeQuery(): void
+  /** Indexes queued new posts for words now, for up to `budgetMs`; returns how many remain. */
+  indexQueued(budgetMs: number): number
+  /** Schedules the background slices (e.g. right after an import). */
+  kick(delayMs?: number): void
+  close(): void
+}
+
+export const INDEX_BATCH = 64
+/** A slice of background indexing (a batch takes a few ms). */
+const SLICE_MS = 10
+/** Pause after a slice when requests were answered since the last one (a quarter of the thread at most), and when none were. */
+const BUSY_PAUSE_MS = 3 * SLICE_MS
+const IDLE_PAUSE_MS = 1
+/** Event-loop utilisation (0-1) between slices above which the thread counts as answering requests. */
+const BUSY_UTILISATION = 0.05
+const RETRY_MS = 1000
+
+export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void } }): IndexCatchUp {
+  let timer: NodeJS.Timeout | null = null
+  let closed = false
+  let failing = false
+  let since = performance.eventLoopUtilization()
+
+  const indexQueued = (budgetMs: number): number => {
+    const until = performance.now() + budgetMs
+    while (searchIndexQueued(db, INDEX_BATCH) > 0) if (performance.now() >= until) return searchFtsQueueSize(db)
+    return 0
+  }
+
+  const slice = () => {
+    timer = null
+    if (closed || !db.$client.open) return
+    const busy = performance.eventLoopUtilization(since).utilization > BUSY_UTILISATION
+    try {
+      const more = indexQueued(SLICE_MS) > 0 || semantic.catchUp(SLICE_MS) > 0
+      failing = false
+      since = performance.eventLoopUtilization()
+      if (more) kick(busy ? BUSY_PAUSE_MS : IDLE_PAUSE_MS)
+    } catch (e) {
+      // Say, another writer holding the lock: retried a second later.
+      if (!failing) log?.warn('search: could not update the index; retrying', e)
+      failing = true
+      kick(RETRY_MS)
+    }
+  }
+
+  function kick(delayMs = 5) {
+    if (timer || closed) return
+    since = performance.eventLoopUtilization()
+    timer = setTimeout(slice, delayMs)
+    timer.unref()
+  }
+
+  return {
+    beforeQuery() {
+      const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
+      if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
+        indexQueued(Infinity)
+        semantic.catchUp(Infinity)
+      } else kick()
+    },
+    indexQueued,
+    kick,
+    close() {
+      closed = true
+      if (timer) clearTimeout(timer)
+      timer = null
+    },
+  }
+}

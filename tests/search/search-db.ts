@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { closeDatabase, insertBookmark, openDatabase, type BookmarkValues, type Db } from '../../src-main/store/index.ts'
+
+/** A real SQLite library file in a temporary folder, for the search units' tests. */
+export function searchDb(): { db: Db; add(text: string, handle?: string): number; close(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'sheaf-search-unit-'))
+  const db = openDatabase({ file: join(dir, 'sheaf.db') })
+  let n = 0
+  const add = (text: string, handle = 'someone') => {
+    n++
+    const v: BookmarkValues = {
+      postId: String(7000 + n), text, authorHandle: handle, authorName: handle, postCreatedAt: Date.UTC(2024, 0, 1) + n, source: 'bookmark',
+      lang: null, conversationId: null, inReplyToPostId: null, urls: '[]', engagement: '{}', quoted: null, engagementScore: 0, mediaCount: 0,
+      rawJson: '{}', contentHash: `h${n}`,
+    }
+    return insertBookmark(db, v, 0)
+  }
+  return { db, add, close: () => { closeDatabase(db); rmSync(dir, { recursive: true, force: true }) } }
+}
