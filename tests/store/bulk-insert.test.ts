@@ -12,7 +12,7 @@ const values = (postId: string, authorHandle = 'a'): BookmarkValues => ({
   lang: null, conversationId: null, inReplyToPostId: null, urls: '[]', engagement: '{}', quoted: null, engagementScore: 0, mediaCount: 0,
   rawJson: '{}', contentHash: 'h',
 })
-const photo = (altText: string | null) => ({ type: 'photo', url: 'https://pbs.example/p.jpg', thumbnailUrl: 'https://pbs.example/p-s.jpg', videoUrl: null, altText, width: null, height: null, durationMs: null })
+const photo = (altText: string | null) => ({ type: 'photo' as const, url: 'https://pbs.example/p.jpg', thumbnailUrl: 'https://pbs.example/p-s.jpg', videoUrl: null, altText, width: null, height: null, durationMs: null })
 const queued = (db: Db) => ({
   fts: db.$client.prepare('SELECT bookmark_id FROM search_fts_queue ORDER BY 1').pluck().all(),
   vectors: db.$client.prepare('SELECT bookmark_id FROM search_queue ORDER BY 1').pluck().all(),

@@ -1,34 +1,17 @@
 import type { Db } from '../db.ts'
-import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
+import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
+import type { BookmarkRow } from '../rows.ts'
 import { maintainInBackground } from '../maintenance.ts'
 import { stmt } from './statements.ts'
 
 /** What the library writes for one post (JSON columns already serialised). */
-export interface BookmarkValues {
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  postCreatedAt: number
-  source: string
-  lang: string | null
-  conversationId: string | null
-  inReplyToPostId: string | null
-  urls: string
-  engagement: string
-  quoted: string | null
-  engagementScore: number
-  mediaCount: number
-  rawJson: string
-  contentHash: string
+export type BookmarkValues = Omit<BookmarkRow, 'id' | 'importedAt' | 'updatedAt' | 'langChecked'> & {
   /** false: `lang` is not decided yet (the background language check will); true or absent: it is. */
   langChecked?: boolean
 }
 
-const COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
-
-export const bookmarkByPostId = (db: Db, postId: string): (BookmarkRecord & { rawJson: string }) | null =>
-  (stmt(db, `SELECT ${COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as (BookmarkRecord & { rawJson: string }) | undefined) ?? null
+export const bookmarkByPostId = (db: Db, postId: string): BookmarkWithRaw | null =>
+  (stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as BookmarkWithRaw | undefined) ?? null
 
 export const bookmarkIdByPostId = (db: Db, postId: string): number | null =>
   (stmt(db, 'SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(postId) as number | undefined) ?? null

@@ -2,33 +2,15 @@ import type { Db } from '../db.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
+import type { BookmarkRow, ThreadColumns } from '../rows.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 
-/** A bookmarks row as the library reads it (JSON columns still as text). */
-export interface BookmarkRecord {
-  id: number
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  postCreatedAt: number
-  importedAt: number
-  updatedAt: number | null
-  source: string
-  lang: string | null
-  conversationId: string | null
-  inReplyToPostId: string | null
-  urls: string
-  engagement: string
-  quoted: string | null
-  engagementScore: number
-  mediaCount: number
-  contentHash: string
-  threadRootId: number | null
-  threadPosition: number | null
-  threadSize: number | null
-}
+/** A bookmarks row as the library reads it (JSON columns still as text), with its place in a thread. */
+export type BookmarkRecord = Omit<BookmarkRow, 'rawJson' | 'langChecked'> & ThreadColumns
+
+/** A row with the export file's own JSON (an export, a re-import). */
+export type BookmarkWithRaw = BookmarkRecord & Pick<BookmarkRow, 'rawJson'>
 
 /** A post's place in its thread (thread_parts, by primary key), null outside one. */
 export const THREAD_COLUMNS = `(SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadRootId,
@@ -40,6 +22,8 @@ export const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_han
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash,
   ${THREAD_COLUMNS}`
+
+export const WITH_RAW_COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
 
 /** About how many rows of the sort index a page may walk before collecting and sorting the matches is cheaper. */
 const WALK_ROWS = 5000
@@ -131,9 +115,9 @@ export function bookmarksByIds(db: Db, ids: readonly number[]): BookmarkRecord[]
   return ids.map((id) => byId.get(id)).filter((r): r is BookmarkRecord => r !== undefined)
 }
 
-export function bookmarkById(db: Db, id: number): (BookmarkRecord & { rawJson: string }) | null {
-  return (stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b WHERE b.id = ?`).get(id) as
-    (BookmarkRecord & { rawJson: string }) | undefined) ?? null
+export function bookmarkById(db: Db, id: number): BookmarkWithRaw | null {
+  return (stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b WHERE b.id = ?`).get(id) as
+    BookmarkWithRaw | undefined) ?? null
 }
 
 export const bookmarkExists = (db: Db, id: number): boolean =>
@@ -150,18 +134,18 @@ export const deleteBookmarks = (db: Db, ids: readonly number[]): number =>
  * Streams matching rows (with raw JSON) in sort order, a batch at a time, so an export of the whole
  * library never holds more than one batch. Keyset paging keeps each batch query cheap.
  */
-export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Generator<(BookmarkRecord & { rawJson: string })[]> {
+export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Generator<BookmarkWithRaw[]> {
   const { where, params } = filterSql(f)
   // a row value, not `a < ? OR (a = ? AND id < ?)`: SQLite seeks the date index with it instead of scanning from the top
   const cursorClause = `${where ? `${where} AND` : 'WHERE'} (b.post_created_at, b.id) < (?, ?)`
-  const first = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
-  const next = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
-  let rows = first.all(...params, batch) as (BookmarkRecord & { rawJson: string })[]
+  const first = stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  const next = stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  let rows = first.all(...params, batch) as BookmarkWithRaw[]
   while (rows.length > 0) {
     yield rows
     if (rows.length < batch) return
     const last = rows[rows.length - 1]
-    rows = next.all(...params, last.postCreatedAt, last.id, batch) as (BookmarkRecord & { rawJson: string })[]
+    rows = next.all(...params, last.postCreatedAt, last.id, batch) as BookmarkWithRaw[]
   }
 }
 

@@ -1,15 +1,9 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { bookmarkCategories } from '../schema.ts'
+import type { CategoryRow } from '../rows.ts'
 
-export interface CategoryRecord {
-  id: number
-  name: string
-  slug: string
-  color: string
-  description: string
-  position: number
-  bookmarkCount: number
-}
+export type CategoryRecord = Omit<CategoryRow, 'createdAt'> & { bookmarkCount: number }
 
 const WITH_COUNT = `SELECT c.id, c.name, c.slug, c.color, c.description, c.position,
   (SELECT count(*) FROM bookmark_categories bc WHERE bc.category_id = c.id) AS bookmarkCount FROM categories c`
@@ -72,10 +66,7 @@ export function lowConfidenceAssignments(db: Db, threshold: number, limit: numbe
   return { rows, total }
 }
 
-export interface Assignment {
-  categoryId: number
-  assignedBy: 'user' | 'pipeline'
-}
+export type Assignment = Pick<typeof bookmarkCategories.$inferSelect, 'categoryId' | 'assignedBy'>
 
 export const assignmentsOf = (db: Db, bookmarkId: number): Assignment[] =>
   stmt(db, 'SELECT category_id AS categoryId, assigned_by AS assignedBy FROM bookmark_categories WHERE bookmark_id = ?').all(bookmarkId) as Assignment[]

@@ -1,26 +1,9 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { JobErrorRow, JobRow } from '../rows.ts'
 
-export interface JobRecord {
-  id: string
-  status: string
-  force: boolean
-  bookmarkIds: number[] | null
-  stage: string
-  current: number
-  total: number
-  processed: number
-  errors: number
-  provider: string | null
-  tokensIn: number
-  tokensOut: number
-  costUsd: number
-  createdBy: number | null
-  createdAt: number
-  updatedAt: number | null
-  finishedAt: number | null
-  error: string | null
-}
+/** A job as the pipeline reads it (`bookmarkIds` parsed). */
+export type JobRecord = Omit<JobRow, 'bookmarkIds'> & { bookmarkIds: number[] | null }
 
 const COLUMNS = `id, status, force, bookmark_ids AS bookmarkIds, stage, current, total, processed, errors, provider,
   tokens_in AS tokensIn, tokens_out AS tokensOut, cost_usd AS costUsd, created_by AS createdBy, created_at AS createdAt,
@@ -78,7 +61,7 @@ export function markJobItems(db: Db, jobId: string, ids: readonly number[], stag
     .run(stageIndex, jobId, idList(ids))
 }
 
-export interface JobErrorRecord { id: number; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; createdAt: number }
+export type JobErrorRecord = Omit<JobErrorRow, 'jobId'>
 
 export function insertJobError(db: Db, e: { jobId: string; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; now: number }): void {
   stmt(db, 'INSERT INTO job_errors (job_id, bookmark_id, stage, message, fell_back, created_at) VALUES (?, ?, ?, ?, ?, ?)')

@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { NoteRow } from '../rows.ts'
 
 export const noteFor = (db: Db, bookmarkId: number, userId: number): string | null =>
   (stmt(db, 'SELECT text FROM notes WHERE bookmark_id = ? AND user_id = ?').pluck().get(bookmarkId, userId) as string | undefined) ?? null
@@ -13,13 +14,8 @@ export function putNote(db: Db, bookmarkId: number, userId: number, text: string
 export const deleteNote = (db: Db, bookmarkId: number, userId: number): boolean =>
   stmt(db, 'DELETE FROM notes WHERE bookmark_id = ? AND user_id = ?').run(bookmarkId, userId).changes > 0
 
-export interface NoteRecord {
-  bookmarkId: number
-  userId: number
-  email: string
-  text: string
-  updatedAt: number
-}
+/** A note with its author's e-mail (what an export keys notes by). */
+export type NoteRecord = NoteRow & { email: string }
 
 /** Every user's notes on the given bookmarks, with the author's e-mail (what an export keys notes by). */
 export const notesForBookmarks = (db: Db, ids: readonly number[]): NoteRecord[] =>

@@ -1,5 +1,7 @@
 import type { Db } from '../db.ts'
 import { dataStamp, idList, stmt } from './statements.ts'
+import type { BookmarkRecord } from './bookmarks.ts'
+import type { EmbeddingRow, MediaRow, CategoryRow } from '../rows.ts'
 
 /**
  * Queries behind src-main/search. The FTS5 table `search_fts` (drizzle/0001_search_fts5.sql) is kept
@@ -206,14 +208,7 @@ export const searchEmbeddingInputs = (db: Db, ids: readonly number[]): Array<{ i
   ids.length === 0 ? [] : stmt(db, `SELECT d.id, concat_ws(' ', d.text, d.tags, d.summary, substr(d.ocr, 1, 400)) AS input
     FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ id: number; input: string }>
 
-/** Posts with no current vector for `model` among `ids`. */
-export interface SearchStoredEmbedding {
-  bookmarkId: number
-  dim: number
-  encoding: 'f32' | 'i8'
-  vector: Buffer
-  contentHash: string
-}
+export type SearchStoredEmbedding = Pick<EmbeddingRow, 'bookmarkId' | 'dim' | 'encoding' | 'vector' | 'contentHash'>
 
 export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[]): SearchStoredEmbedding[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
@@ -250,21 +245,8 @@ export function categoryForSearch(db: Db, typed: string): { id: number; slug: st
     ORDER BY slug = ? DESC LIMIT 1`).get(typed, typed.trim(), slug, typed) as { id: number; slug: string; name: string } | undefined) ?? null
 }
 
-export interface SearchHitRow {
-  id: number
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  postCreatedAt: number
-  importedAt: number
-  source: string
-  urls: string
-  engagement: string
-  lang: string | null
-  threadSize: number | null
-  threadPosition: number | null
-}
+export type SearchHitRow = Pick<BookmarkRecord, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'postCreatedAt' | 'importedAt' |
+  'source' | 'urls' | 'engagement' | 'lang' | 'threadSize' | 'threadPosition'>
 
 export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle,
@@ -273,18 +255,17 @@ export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
     (SELECT t.position FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadPosition
     FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
 
-export const searchHitMedia = (db: Db, ids: readonly number[]) =>
+export type SearchHitMedia = Pick<MediaRow, 'bookmarkId' | 'id' | 'type' | 'url' | 'thumbnailUrl' | 'videoUrl' | 'altText' | 'cachePath'>
+
+export const searchHitMedia = (db: Db, ids: readonly number[]): SearchHitMedia[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, id, type, url, thumbnail_url AS thumbnailUrl,
     video_url AS videoUrl, alt_text AS altText, cache_path AS cachePath FROM media
-    WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as Array<{
-      bookmarkId: number; id: number; type: 'photo' | 'video' | 'animated_gif'; url: string; thumbnailUrl: string
-      videoUrl: string | null; altText: string | null; cachePath: string | null
-    }>
+    WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as SearchHitMedia[]
 
 export const searchHitCategories = (db: Db, ids: readonly number[]) =>
   ids.length === 0 ? [] : stmt(db, `SELECT bc.bookmark_id AS bookmarkId, c.name, c.slug, c.color FROM bookmark_categories bc
     JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id IN (SELECT value FROM json_each(?))
-    ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number; name: string; slug: string; color: string }>
+    ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number } & Pick<CategoryRow, 'name' | 'slug' | 'color'>>
 
 /** Prefix-as-you-type: the best BM25 matches among the newest `window` matching posts, titles only. */
 export function searchQuick(db: Db, match: string, limit: number, window = 100): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
