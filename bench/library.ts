@@ -12,9 +12,11 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
-import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
+import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { putSetting } from '../src-main/store/queries/settings.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 import { listeningUrl, processMemoryMb } from './child-server.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' }, settle: { type: 'string', default: '180' },
@@ -80,8 +82,8 @@ const peakDuringImport = status('VmHWM')
 
 // Give posts categories as the pipeline would (about 70% categorised, some in two).
 const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
-const cats = db.$client.prepare('SELECT id, slug FROM categories ORDER BY id').all() as { id: number; slug: string }[]
-db.$client.exec(`INSERT INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
+const cats = sqliteOf(db).prepare('SELECT id, slug FROM categories ORDER BY id').all() as { id: number; slug: string }[]
+sqliteOf(db).exec(`INSERT INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
   SELECT id, ${cats[0].id} + (id * 7919) % ${cats.length}, 0.8, 'pipeline', 0 FROM bookmarks WHERE id % 10 < 7;
   INSERT OR IGNORE INTO bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at)
   SELECT id, ${cats[0].id} + (id * 104729) % ${cats.length}, 0.6, 'pipeline', 0 FROM bookmarks WHERE id % 10 = 0;
@@ -89,7 +91,7 @@ db.$client.exec(`INSERT INTO bookmark_categories (bookmark_id, category_id, conf
 // The server indexes the new posts for search in the background (FTS words, then sentence vectors),
 // sharing its event loop with requests; reads are timed once that settled (capped at --settle s).
 const t2 = performance.now()
-const pending = db.$client.prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck()
+const pending = sqliteOf(db).prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck()
 // Stops early when nothing moves for 5 s (the server indexes in the background only when asked).
 let last = -1
 let still = performance.now()

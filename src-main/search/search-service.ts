@@ -1,8 +1,9 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
 import {
+  isOpen,
   categoryForSearch, dataStamp, searchFilterIds, searchMatchingAmong, searchPostCount, hasSearchFilter, searchDocuments, searchFilteredIds, searchHasMatch, searchLexical, searchNewest,
   searchFtsQueueSize, searchIndexQueued, searchMatchCount, searchQuick, searchReindexRows, searchVocabulary, transaction, type Db, type SearchDocument, type SearchFilter,
-} from '../store/index.ts'
+} from '../store/faces/search.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { bookmarksForHits } from './hits.ts'
 import { approxBm25, COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence, surface, type TermMatcher } from './explain.ts'
@@ -176,7 +177,7 @@ export function createSearch(deps: SearchDeps): Search {
     if (timer || closed) return
     timer = setTimeout(() => {
       timer = null
-      if (closed || !db.$client.open) return
+      if (closed || !isOpen(db)) return
       try {
         const more = indexQueued(BACKGROUND_SLICE_MS) > 0 || semantic.catchUp(BACKGROUND_SLICE_MS) > 0
         failing = false

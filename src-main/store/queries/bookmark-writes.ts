@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts'
+import { sqliteOf, type Db } from '../db.ts'
 import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
 import type { BookmarkRow } from '../rows.ts'
 import { maintainInBackground } from '../maintenance.ts'
@@ -96,7 +96,7 @@ export interface WriteTransaction {
  * window short and allow one at a time.
  */
 export function beginWrite(db: Db): WriteTransaction {
-  const client = db.$client
+  const client = sqliteOf(db)
   if (client.inTransaction) throw new Error('a write transaction is already open on this connection')
   client.exec('BEGIN IMMEDIATE')
   let open = true
@@ -112,7 +112,7 @@ export function beginWrite(db: Db): WriteTransaction {
       } finally {
         client.pragma(`wal_autocheckpoint = ${every}`)
       }
-      maintainInBackground(db, 'checkpoint')
+      maintainInBackground(client, 'checkpoint')
     },
     rollback() {
       if (!open) return
@@ -128,8 +128,8 @@ export function beginWrite(db: Db): WriteTransaction {
  * write here wait for it. `analysis_limit` bounds each index's ANALYZE to a sample, so it stays cheap.
  */
 export const optimize = (db: Db): void => {
-  db.$client.pragma('analysis_limit = 1000')
-  db.$client.pragma('optimize')
+  sqliteOf(db).pragma('analysis_limit = 1000')
+  sqliteOf(db).pragma('optimize')
 }
 
 export const setImportedAt = (db: Db, id: number, importedAt: number): void => {

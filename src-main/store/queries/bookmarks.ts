@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts'
+import { sqliteOf, type Db } from '../db.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
@@ -44,8 +44,8 @@ const orders = new WeakMap<object, { stamp: string; bySort: Map<SortKey, Int32Ar
 /** Every post id in one sort order, cached until the library changes (a `q` page is cut from it). */
 export function orderedBookmarkIds(db: Db, sort: SortKey): Int32Array {
   const stamp = libraryStamp(db)
-  let c = orders.get(db.$client)
-  if (!c || c.stamp !== stamp) orders.set(db.$client, (c = { stamp, bySort: new Map() }))
+  let c = orders.get(sqliteOf(db))
+  if (!c || c.stamp !== stamp) orders.set(sqliteOf(db), (c = { stamp, bySort: new Map() }))
   let ids = c.bySort.get(sort)
   if (!ids) {
     ids = Int32Array.from(stmt(db, `SELECT b.id FROM bookmarks b ORDER BY ${ORDER_BY[sort]}`).pluck().all() as number[])
@@ -59,8 +59,8 @@ const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }
 /** Matching rows; cached per filter until the library (or, filtered by state, that member's state) changes. */
 export function countBookmarks(db: Db, f: BookmarkFilter): number {
   const stamp = libraryStamp(db)
-  let c = counts.get(db.$client)
-  if (!c || c.stamp !== stamp) counts.set(db.$client, (c = { stamp, byKey: new Map() }))
+  let c = counts.get(sqliteOf(db))
+  if (!c || c.stamp !== stamp) counts.set(sqliteOf(db), (c = { stamp, byKey: new Map() }))
   const key = f.state ? `${filterKey(f)}@${memberStateVersion(db, f.state.userId)}` : filterKey(f)
   const hit = c.byKey.get(key)
   if (hit !== undefined) return hit

@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts'
+import { transaction, type Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
 import type { JobErrorRow, JobRow } from '../rows.ts'
 
@@ -14,12 +14,12 @@ const toJob = (r: Record<string, unknown> | undefined): JobRecord | null =>
 
 /** A job and the posts it covers, in one transaction. */
 export function insertJob(db: Db, j: { id: string; force: boolean; bookmarkIds: number[] | null; provider: string; createdBy: number | null; now: number; items: readonly number[] }): void {
-  db.$client.transaction(() => {
+  transaction(db, () => {
     stmt(db, `INSERT INTO jobs (id, status, force, bookmark_ids, stage, total, provider, created_by, created_at, updated_at)
       VALUES (?, 'running', ?, ?, 'entity_extraction', ?, ?, ?, ?, ?)`)
       .run(j.id, j.force ? 1 : 0, j.bookmarkIds ? JSON.stringify(j.bookmarkIds) : null, j.items.length, j.provider, j.createdBy, j.now, j.now)
     stmt(db, 'INSERT INTO job_items (job_id, bookmark_id, done_stage) SELECT ?, value, 0 FROM json_each(?)').run(j.id, idList(j.items))
-  })()
+  })
 }
 
 export const jobById = (db: Db, id: string): JobRecord | null => toJob(stmt(db, `SELECT ${COLUMNS} FROM jobs WHERE id = ?`).get(id) as Record<string, unknown> | undefined)
