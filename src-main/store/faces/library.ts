@@ -13,7 +13,7 @@ export {
 } from '../queries/bookmark-writes.ts'
 export {
   bookmarkById, bookmarksByIds, countBookmarks, deleteBookmarks, existingBookmarkIds, iterateBookmarks, newestInCategory,
-  newestUncategorized, orderedBookmarkIds, pageBookmarkIds, postIdsByIds, type BookmarkRecord,
+  newestUncategorized, orderedBookmarkIds, pageBookmarkIds, postIdsByIds, type BookmarkRecord, type BookmarkWithRaw,
 } from '../queries/bookmarks.ts'
 export {
   assignCategory, assignmentsOf, categoriesForBookmarks, categoryById, categoryBySlug, categoryIdsBySlugs, countCategories,

@@ -13,11 +13,11 @@ export type BookmarkRecord = Omit<BookmarkRow, 'rawJson' | 'langChecked'> & Thre
 export type BookmarkWithRaw = BookmarkRecord & Pick<BookmarkRow, 'rawJson'>
 
 /** A post's place in its thread (thread_parts, by primary key), null outside one. */
-export const THREAD_COLUMNS = `(SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadRootId,
+const THREAD_COLUMNS = `(SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadRootId,
   (SELECT t.position FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadPosition,
   (SELECT t.size FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadSize`
 
-export const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
+const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
   b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash,

@@ -77,5 +77,3 @@ export const jobErrors = (db: Db, jobId: string, limit = 1000): JobErrorRecord[]
 export const failedBookmarkIds = (db: Db, jobId: string): number[] =>
   stmt(db, 'SELECT DISTINCT bookmark_id FROM job_errors WHERE job_id = ? AND bookmark_id IS NOT NULL ORDER BY bookmark_id').pluck().all(jobId) as number[]
 
-export const countFailedItems = (db: Db, jobId: string): number =>
-  stmt(db, 'SELECT count(DISTINCT bookmark_id) FROM job_errors WHERE job_id = ? AND fell_back = 0').pluck().get(jobId) as number

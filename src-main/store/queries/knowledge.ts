@@ -1,7 +1,7 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
 import type { knowledge } from '../schema.ts'
-import type { BookmarkRow, CategoryRow, MediaRow } from '../rows.ts'
+import type { BookmarkRow, CategoryRow, KnowledgeRow, MediaRow } from '../rows.ts'
 
 /** What the pipeline reads about one post (JSON columns parsed). */
 export type PipelinePost = Pick<BookmarkRow, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'lang' | 'inReplyToPostId' | 'contentHash'> & {
@@ -117,16 +117,13 @@ export const setRelatedIds = (db: Db, rows: ReadonlyArray<{ bookmarkId: number; 
     .run(JSON.stringify(rows.map((r) => [r.bookmarkId, r.relatedIds])))
 }
 
-/** Entities and tags of every analysed post: the shared-entity half of "related". */
-export function loadRelatedKeys(db: Db): Array<{ id: number; entities: string | null; tags: string | null }> {
-  return stmt(db, `SELECT k.bookmark_id AS id, k.entities, (SELECT group_concat(t.name, char(31)) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
-      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k ORDER BY k.bookmark_id`).all() as Array<{ id: number; entities: string | null; tags: string | null }>
-}
+/** A post's entities (JSON text) and tags (joined by U+001F): the shared-entity half of "related". */
+export type RelatedKeys = { id: number; entities: KnowledgeRow['entities']; tags: string | null }
 
-/** One page of loadRelatedKeys (bookmark_id > afterId), so a big load can yield between pages. */
-export function relatedKeysPage(db: Db, afterId: number, limit: number): Array<{ id: number; entities: string | null; tags: string | null }> {
+/** One page of every analysed post's RelatedKeys (bookmark_id > afterId), so a big load can yield between pages. */
+export function relatedKeysPage(db: Db, afterId: number, limit: number): RelatedKeys[] {
   return stmt(db, `SELECT k.bookmark_id AS id, k.entities, (SELECT group_concat(t.name, char(31)) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
-      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k WHERE k.bookmark_id > ? ORDER BY k.bookmark_id LIMIT ?`).all(afterId, limit) as Array<{ id: number; entities: string | null; tags: string | null }>
+      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k WHERE k.bookmark_id > ? ORDER BY k.bookmark_id LIMIT ?`).all(afterId, limit) as RelatedKeys[]
 }
 
 export type MediaAnalysisWrite = Pick<PipelineMedia, 'id' | 'cachePath' | 'thumbPath' | 'ocrText' | 'visualTags' | 'description' | 'fetchError'> &
@@ -144,11 +141,6 @@ type MediaCacheEntry = Pick<MediaRow, 'id' | 'cachePath' | 'thumbPath'>
 
 export const mediaCacheEntry = (db: Db, id: number): MediaCacheEntry | null =>
   (stmt(db, 'SELECT id, cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE id = ?').get(id) as MediaCacheEntry | undefined) ?? null
-
-/** Cached file already fetched for the same URL by another row (the same image saved twice). */
-export const cachedPathForUrl = (db: Db, url: string): { cachePath: string; thumbPath: string | null } | null =>
-  (stmt(db, 'SELECT cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE url = ? AND cache_path IS NOT NULL LIMIT 1').get(url) as
-    { cachePath: string; thumbPath: string | null } | undefined) ?? null
 
 export type PipelineCategory = Pick<CategoryRow, 'id' | 'slug' | 'name' | 'description'>
 

@@ -23,11 +23,5 @@ export const notesForBookmarks = (db: Db, ids: readonly number[]): NoteRecord[] 
     FROM notes n JOIN users u ON u.id = n.user_id WHERE n.bookmark_id IN (SELECT value FROM json_each(?))
     ORDER BY n.bookmark_id, u.email`).all(idList(ids)) as NoteRecord[]
 
-/** One user's notes on the given bookmarks. */
-export const userNotesForBookmarks = (db: Db, ids: readonly number[], userId: number): Map<number, string> =>
-  new Map((ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS id, text FROM notes
-    WHERE user_id = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(userId, idList(ids)) as { id: number; text: string }[])
-    .map((r) => [r.id, r.text]))
-
 export const userIdByEmail = (db: Db, email: string): number | null =>
   (stmt(db, 'SELECT id FROM users WHERE email = ?').pluck().get(email.toLowerCase()) as number | undefined) ?? null

@@ -24,12 +24,6 @@ export function queueForKeys(db: Db, bookmarkId: number): void {
   stmt(db, 'INSERT INTO post_keys_queue (bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(bookmarkId)
 }
 
-/** Replaces a post's keys taken from its own fields (link, quote, text); its meaning pairs stay. */
-export function replacePostKeys(db: Db, bookmarkId: number, keys: ReadonlyArray<{ kind: PostKeyKind; key: string }>): void {
-  stmt(db, "DELETE FROM post_keys WHERE bookmark_id = ? AND kind <> 'meaning'").run(bookmarkId)
-  insertPostKeys(db, bookmarkId, keys)
-}
-
 /**
  * The other posts sharing a key with `bookmarkId`, one row per shared key, skipping keys held by more
  * than `maxGroup` posts (a link many posts carry, such as a support page, says nothing about copies).
@@ -77,9 +71,6 @@ export const dequeueForKeys = (db: Db, ids: readonly number[]): void => {
 /** Posts waiting for keys, counted up to `limit`. */
 export const countQueuedForKeys = (db: Db, limit: number): number =>
   stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM post_keys_queue LIMIT ?)').pluck().get(limit) as number
-
-export const postKeysOf = (db: Db, bookmarkId: number): PostKeyRow[] =>
-  stmt(db, 'SELECT kind, key, bookmark_id AS bookmarkId FROM post_keys WHERE bookmark_id = ? ORDER BY kind, key').all(bookmarkId) as PostKeyRow[]
 
 /** The texts of the given posts. */
 export const textsByIds = (db: Db, ids: readonly number[]): Map<number, string> =>

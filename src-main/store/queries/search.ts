@@ -40,7 +40,7 @@ export const hasSearchFilter = (f: SearchFilter): boolean =>
   f.before !== undefined || (f.mustMatch?.length ?? 0) > 0 || (f.mustNotMatch?.length ?? 0) > 0 || f.lang !== undefined
 
 /** The filter as SQL over the alias `b` (bookmarks); times are whole milliseconds, so `< before` is `<= before - 1`. */
-export const searchFilterSql = (f: SearchFilter): { clauses: string[]; params: unknown[] } => filterClauses({
+const searchFilterSql = (f: SearchFilter): { clauses: string[]; params: unknown[] } => filterClauses({
   author: f.author, categoryId: f.categoryId, lang: f.lang, mustMatch: f.mustMatch, mustNotMatch: f.mustNotMatch,
   has: f.has?.map((h) => (h === 'image' ? 'photo' : h)), from: f.after, to: f.before === undefined ? undefined : f.before - 1,
 })

@@ -15,5 +15,3 @@ export const putSetting = (db: Db, key: string, value: unknown): void => {
     .run()
 }
 
-export const getAllSettings = (db: Db): Record<string, unknown> =>
-  Object.fromEntries(connection(db).select().from(settings).all().map((r) => [r.key, r.value]))
