@@ -18,3 +18,9 @@ export const processMemoryMb = (pid: number, key: 'VmRSS' | 'VmHWM' = 'VmRSS'): 
   const m = new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return m ? Math.round(Number(m[1]) / 1024) : null
 }
+
+/** A process's CPU time so far (user + system), in ms; the kernel counts it in ticks of 10 ms. */
+export const processCpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
