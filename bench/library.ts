@@ -35,7 +35,7 @@ const password = 'bench password 123'
 closeDatabase(openDatabase({ file: join(dataDir, 'sheaf.db') }))
 const sqlite = (): Database.Database => new Database(join(dataDir, 'sheaf.db'))
 const pre = sqlite()
-pre.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('ai', ?, ?)").run(JSON.stringify({ autoRunAfterImport: false }), Date.now())
+pre.prepare("INSERT INTO settings (key, value) VALUES ('ai', ?)").run(JSON.stringify({ autoRunAfterImport: false }))
 pre.close()
 const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--port', '0', '--no-ui'], {
   env: {
