@@ -149,21 +149,24 @@ export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Gener
   }
 }
 
+/** A post as the mind map names it. */
+export type PostTitle = Pick<BookmarkRow, 'id' | 'text' | 'authorHandle'>
+
 /** One page of a category's posts, newest first (the mind map's branches). */
-export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0, share?: { matches: number; all: number }): { id: number; text: string; authorHandle: string }[] {
+export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0, share?: { matches: number; all: number }): PostTitle[] {
   // as pageBookmarkIds: a large category is found by walking the date order, a small one collected and sorted
   const walk = share !== undefined && (offset + limit) * share.all <= WALK_ROWS * Math.max(1, share.matches)
   return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
     WHERE ${walk ? 'EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id AND bc.category_id = ?)'
       : 'b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)'}
-    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(categoryId, limit, offset) as { id: number; text: string; authorHandle: string }[]
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(categoryId, limit, offset) as PostTitle[]
 }
 
 /** Newest uncategorised posts. */
-export function newestUncategorized(db: Db, limit: number, offset = 0): { id: number; text: string; authorHandle: string }[] {
+export function newestUncategorized(db: Db, limit: number, offset = 0): PostTitle[] {
   return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
     WHERE NOT EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id)
-    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(limit, offset) as { id: number; text: string; authorHandle: string }[]
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(limit, offset) as PostTitle[]
 }
 
 export const postIdsByIds = (db: Db, ids: readonly number[]): Map<number, string> =>

@@ -51,12 +51,15 @@ export function mergeCategoryInto(db: Db, from: number, into: number): void {
   stmt(db, 'DELETE FROM categories WHERE id = ?').run(from)
 }
 
+/** A category on a post, as a page of posts shows it. */
+export type BookmarkCategory = { bookmarkId: number } & Pick<CategoryRow, 'id' | 'name' | 'slug' | 'color'> &
+  Pick<typeof bookmarkCategories.$inferSelect, 'assignedBy' | 'confidence'>
+
 /** Category summaries for a page of bookmarks, in one query. */
-export const categoriesForBookmarks = (db: Db, ids: readonly number[]): { bookmarkId: number; id: number; name: string; slug: string; color: string; assignedBy: string; confidence: number }[] =>
+export const categoriesForBookmarks = (db: Db, ids: readonly number[]): BookmarkCategory[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bc.bookmark_id AS bookmarkId, c.id, c.name, c.slug, c.color, bc.assigned_by AS assignedBy, bc.confidence
     FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id
-    WHERE bc.bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bc.bookmark_id, c.position, c.name`).all(idList(ids)) as
-    { bookmarkId: number; id: number; name: string; slug: string; color: string; assignedBy: string; confidence: number }[]
+    WHERE bc.bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bc.bookmark_id, c.position, c.name`).all(idList(ids)) as BookmarkCategory[]
 
 /** The analysis's assignments below `threshold` confidence, least sure first, and how many there are. */
 export function lowConfidenceAssignments(db: Db, threshold: number, limit: number, offset: number): { rows: Array<{ bookmarkId: number; categoryId: number }>; total: number } {

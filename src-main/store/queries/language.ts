@@ -1,12 +1,13 @@
 import { sqliteOf, transaction, type Db } from '../db.ts'
 import { libraryStamp, stmt } from './statements.ts'
+import type { BookmarkRow } from '../rows.ts'
 
 /**
  * Posts whose language was never decided (stored before migration 0009 with no usable code), lowest
  * id first, through the partial index bookmarks_lang_unchecked_idx.
  */
-export const postsWithUncheckedLanguage = (db: Db, limit: number): { id: number; text: string }[] =>
-  stmt(db, 'SELECT id, text FROM bookmarks WHERE lang IS NULL AND lang_checked IS NULL ORDER BY id LIMIT ?').all(limit) as { id: number; text: string }[]
+export const postsWithUncheckedLanguage = (db: Db, limit: number): Pick<BookmarkRow, 'id' | 'text'>[] =>
+  stmt(db, 'SELECT id, text FROM bookmarks WHERE lang IS NULL AND lang_checked IS NULL ORDER BY id LIMIT ?').all(limit) as Pick<BookmarkRow, 'id' | 'text'>[]
 
 export const countUncheckedLanguage = (db: Db): number =>
   stmt(db, 'SELECT count(*) FROM bookmarks WHERE lang IS NULL AND lang_checked IS NULL').pluck().get() as number

@@ -1,6 +1,7 @@
 import type { Db } from '../db.ts'
 import type { postKeys } from '../schema.ts'
 import { idList, stmt } from './statements.ts'
+import type { BookmarkRow } from '../rows.ts'
 
 export type PostKeyKind = (typeof postKeys.$inferSelect)['kind']
 export type PostKeyRow = typeof postKeys.$inferSelect
@@ -59,10 +60,13 @@ export function movePostKeys(db: Db, fromId: number, toId: number): void {
   stmt(db, 'DELETE FROM post_keys WHERE bookmark_id = ?').run(fromId)
 }
 
+/** What a post's duplicate keys are made from. */
+export type KeyedRow = Pick<BookmarkRow, 'id' | 'postId' | 'text' | 'urls' | 'quoted'>
+
 /** The next posts waiting for keys (libraries imported before migration 0010), oldest first. */
-export const queuedForKeys = (db: Db, limit: number): Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }> =>
+export const queuedForKeys = (db: Db, limit: number): KeyedRow[] =>
   stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.urls, b.quoted FROM bookmarks b
-    WHERE b.id IN (SELECT bookmark_id FROM post_keys_queue ORDER BY bookmark_id LIMIT ?) ORDER BY b.id`).all(limit) as Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }>
+    WHERE b.id IN (SELECT bookmark_id FROM post_keys_queue ORDER BY bookmark_id LIMIT ?) ORDER BY b.id`).all(limit) as KeyedRow[]
 
 export const dequeueForKeys = (db: Db, ids: readonly number[]): void => {
   stmt(db, 'DELETE FROM post_keys_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(idList(ids))
