@@ -63,11 +63,11 @@ export function filterClauses(f: BookmarkFilter, opts: { walk?: boolean } = {}):
     clauses.push(clause)
     params.push(...values)
   }
-  const category = f.categoryId !== undefined ? '?' : '(SELECT c.id FROM categories c WHERE c.slug = ?)'
-  if (f.category !== undefined || f.categoryId !== undefined) {
+  if (f.categoryId !== undefined) add('b.id IN (SELECT bc.bookmark_id FROM bookmark_categories bc WHERE bc.category_id = ?)', f.categoryId)
+  else if (f.category !== undefined) {
     add(opts.walk
-      ? `EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id AND bc.category_id = ${category})`
-      : `b.id IN (SELECT bc.bookmark_id FROM bookmark_categories bc WHERE bc.category_id = ${category})`, f.categoryId ?? f.category)
+      ? 'EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id AND bc.category_id = (SELECT c.id FROM categories c WHERE c.slug = ?))'
+      : 'b.id IN (SELECT bc.bookmark_id FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.slug = ?)', f.category)
   }
   if (f.source !== undefined) add('b.source = ?', f.source)
   // A language with few posts: the (lang, post_created_at) index finds them, already in date order.
