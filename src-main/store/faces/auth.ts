@@ -1,6 +1,6 @@
 /**
- * The store as src-main/auth/ sees it: accounts, invites, API tokens and the signing key (settings).
- * Every function takes the opaque `Db` that openDatabase returns; nothing else of the store is auth's to call.
+ * The store as src-main/auth/ sees it: accounts, invites, API tokens and the signing key (settings). Every
+ * function takes the opaque `Db` that openDatabase returns; nothing else of the store is auth's to call.
  */
 export { transaction, type Db } from '../db.ts'
 export {

@@ -1,9 +1,10 @@
 /**
- * The store as src-main/library/ sees it: posts, their categories, notes, media and knowledge as the list, import, export, stats and mind map read and write them.
- * Every function takes the opaque `Db` that openDatabase returns; nothing else of the store is library's to call.
+ * The store as src-main/library/ sees it: posts, their categories, notes, media and knowledge as the list,
+ * import, export, stats and mind map read and write them. Every function takes the opaque `Db` that openDatabase
+ * returns; nothing else of the store is library's to call.
  */
 export { inTransaction, isOpen, transaction, type Db } from '../db.ts'
-export { type BookmarkFilter, type PostHas } from '../queries/bookmark-filter.ts'
+export type { BookmarkFilter, PostHas } from '../queries/bookmark-filter.ts'
 export {
   countAnalyzed, knowledgeFor, knowledgeForBookmarks, relatedIdsFor, upsertKnowledge, type KnowledgeRecord,
 } from '../queries/bookmark-knowledge.ts'

@@ -1,14 +1,14 @@
 /**
  * The store as src-main/pipeline/ sees it: jobs and their items, what the pipeline reads of a post, and the
- * knowledge, tags, categories and vectors it writes.
- * Every function takes the opaque `Db` that openDatabase returns; nothing else of the store is pipeline's to call.
+ * knowledge, tags, categories and vectors it writes. Every function takes the opaque `Db` that openDatabase
+ * returns; nothing else of the store is pipeline's to call.
  */
 export { inTransaction, transaction, type Db } from '../db.ts'
 export { knowledgeForBookmarks, type KnowledgeRecord } from '../queries/bookmark-knowledge.ts'
 export { countEmbeddings, embeddingPage, embeddingsFor, writeEmbedding } from '../queries/embeddings.ts'
 export {
-  addJobUsage, countJobItems, jobErrors, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, jobById, jobItemsBelow, latestJob,
-  markJobItems, setJobStatus, unfinishedJobs, updateJobProgress, type JobRecord,
+  addJobUsage, countJobItems, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, jobById, jobErrors, jobItemsBelow,
+  latestJob, markJobItems, setJobStatus, unfinishedJobs, updateJobProgress, type JobRecord,
 } from '../queries/jobs.ts'
 export {
   allTagNames, analysedBookmarkIds, categoriesForPipeline, categoryLocks, countJobProblemPosts, loadPipelinePosts,

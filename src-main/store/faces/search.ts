@@ -1,6 +1,7 @@
 /**
- * The store as src-main/search/ sees it: the full-text index and its queue, the vector queue and vectors, filters and result rows.
- * Every function takes the opaque `Db` that openDatabase returns; nothing else of the store is search's to call.
+ * The store as src-main/search/ sees it: the full-text index and its queue, the vector queue and vectors,
+ * filters and result rows. Every function takes the opaque `Db` that openDatabase returns; nothing else of the
+ * store is search's to call.
  */
 export { isOpen, transaction, type Db } from '../db.ts'
 export {
