@@ -160,9 +160,7 @@ export default tseslint.config(
     },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
-      // Off for now: 25 findings in src-renderer, most of them effects deliberately keyed on one value;
-      // to be reviewed by the renderer's owner (an error would fail `npm test`, a warning too).
-      'react-hooks/exhaustive-deps': 'off',
+      'react-hooks/exhaustive-deps': 'error',
       'no-restricted-imports': restricted(
         [ELECTRON, ...DB, { name: 'jose', message: 'The renderer never sees the token (HttpOnly cookie); ask /api/auth/me.' }],
         [HONO, DB_PATTERN, { group: ['node:*'], message: 'The renderer runs in a browser: no Node modules; talk to the server over HTTP.' }],

@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: the tests start real servers and models, and a hang is still caught; none asserts on time.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
   },
 })

@@ -4,6 +4,7 @@ import { AppShell } from './components/AppShell.tsx'
 import { CommandPalette } from './components/CommandPalette.tsx'
 import { EmptyState, Loading } from './components/Feedback.tsx'
 import { GlobalDrop } from './components/GlobalDrop.tsx'
+import { PageBoundary } from './components/PageBoundary.tsx'
 import { ShortcutsOverlay } from './components/ShortcutsOverlay.tsx'
 import { Toasts } from './components/Toasts.tsx'
 import { useGlobalShortcuts } from './lib/shortcuts.ts'
@@ -57,11 +58,10 @@ function Signed() {
       break
     }
   }
-  useEffect(() => {
-    document.title = found ? `${found.route.title} · Sheaf` : 'Not found · Sheaf'
-    // Move focus to the page for screen readers after a navigation (not on first load).
-    document.getElementById('main')?.focus({ preventScroll: true })
-  }, [path])
+  const title = found ? `${found.route.title} · Sheaf` : 'Not found · Sheaf'
+  useEffect(() => { document.title = title }, [title])
+  // Move focus to the page for screen readers after a navigation.
+  useEffect(() => document.getElementById('main')?.focus({ preventScroll: true }), [path])
   let body
   if (!found) {
     body = <EmptyState icon="alert" title="This page does not exist" action={<button type="button" className="btn btn-primary" onClick={() => navigate('/')}>Go to the dashboard</button>} />
@@ -73,7 +73,7 @@ function Signed() {
   }
   return (
     <AppShell>
-      <Suspense fallback={<Loading />}>{body}</Suspense>
+      <PageBoundary key={path}><Suspense fallback={<Loading />}>{body}</Suspense></PageBoundary>
     </AppShell>
   )
 }

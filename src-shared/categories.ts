@@ -20,6 +20,12 @@ export const CATEGORY_COLORS = [
   '#475569', // slate
 ] as const
 
+/** The colour shown for a category whose own colour is missing or not a #rrggbb value. */
+export const NEUTRAL_CATEGORY_COLOR = '#64748b'
+
+/** The colour the server gives a new category that names none: the next one in the palette. */
+export const nextCategoryColor = (count: number): string => CATEGORY_COLORS[count % CATEGORY_COLORS.length]
+
 /** The description is what the offline categoriser compares posts against: keep it concrete. */
 export const DEFAULT_CATEGORIES: readonly DefaultCategory[] = [
   {

@@ -1,4 +1,4 @@
-/** How names and months are shown, the same wherever they are (pure; no DOM, no Node). */
+/** How names, months and durations are shown, the same wherever they are (pure; no DOM, no Node). */
 
 /**
  * Up to two initials, whole characters only: words that start with a letter or digit give theirs
@@ -31,4 +31,15 @@ export function monthSeries(data: { month: string; count: number }[]): { month: 
     }
   }
   return out
+}
+
+/** Seconds as "45 s", "3 min 5 s" or "1 h 20 min"; "–" when unknown. */
+export function fmtDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '–'
+  // Rounded up once, before splitting, so 119.6 s reads "2 min 0 s", never "1 min 60 s".
+  const s = Math.ceil(seconds)
+  if (s < 60) return `${s} s`
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`
+  const min = Math.ceil(s / 60)
+  return `${Math.floor(min / 60)} h ${min % 60} min`
 }

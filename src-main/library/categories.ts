@@ -1,4 +1,4 @@
-import { CATEGORY_COLORS, DEFAULT_CATEGORIES } from '../../src-shared/categories.ts'
+import { DEFAULT_CATEGORIES, nextCategoryColor } from '../../src-shared/categories.ts'
 import { AppError } from '../../src-shared/errors.ts'
 import { LOW_CONFIDENCE, type Category, type CategoryReview, type CategoryReviewQuery, type CreateCategoryBody, type UpdateCategoryBody } from '../../src-shared/schemas/categories.ts'
 import { reviewItems } from './bookmarks.ts'
@@ -62,7 +62,7 @@ export function createCategories({ db, clock }: { db: Db; clock: () => number })
     create(body: CreateCategoryBody): Category {
       const slug = body.slug ?? freeSlug(slugify(body.name))
       assertSlugFree(slug)
-      const color = body.color ?? CATEGORY_COLORS[countCategories(db) % CATEGORY_COLORS.length]
+      const color = body.color ?? nextCategoryColor(countCategories(db))
       const id = insertCategory(db, { name: body.name, slug, color, description: body.description ?? '', position: nextCategoryPosition(db), createdAt: clock() })
       return toCategory(get(id))
     },

@@ -1,3 +1,4 @@
+import { NEUTRAL_CATEGORY_COLOR } from '../../src-shared/categories.ts'
 import type { SheafExtras } from '../importers/index.ts'
 import {
   assignCategory, bookmarkIdByPostId, categoryIdsBySlugs, ensureTag, fillMediaAnalysis, insertCategory, knowledgeFor,
@@ -6,8 +7,6 @@ import {
 } from '../store/faces/library.ts'
 import { normalizeTag } from './tags.ts'
 import { duplicateKeys } from '../duplicates/index.ts'
-
-const DEFAULT_COLOR = '#64748b'
 
 /**
  * Re-attaches what a Sheaf export carries beyond the posts: categories and assignments, knowledge,
@@ -23,7 +22,7 @@ export function applySheafExtras(db: Db, extras: SheafExtras, ctx: { now: number
     if (known !== undefined) return known
     const c = extras.categories.find((x) => x.slug === slug)
     const id = insertCategory(db, {
-      name: c?.name ?? slug, slug, color: (c?.color ?? DEFAULT_COLOR).toLowerCase(), description: c?.description ?? '',
+      name: c?.name ?? slug, slug, color: (c?.color ?? NEUTRAL_CATEGORY_COLOR).toLowerCase(), description: c?.description ?? '',
       position: position++, createdAt: ctx.now,
     })
     slugs.set(slug, id)

@@ -1,9 +1,13 @@
 import { z } from 'zod'
 import { zImportHistory } from '../../src-shared/schemas/library.ts'
-import { zImportResult, type ImportResult } from '../../src-shared/schemas/posts.ts'
+import { zImportResult } from '../../src-shared/schemas/posts.ts'
 import { CSRF_HEADER, emitApiError, get, ApiError } from './client.ts'
 
 export const fetchImportHistory = () => get('/api/import/history', { schema: zImportHistory })
+
+/** The spec's import result, and the records Sheaf passed over because they are not posts it keeps. */
+const zUploadResult = zImportResult.extend({ skipped: z.number().int().default(0) })
+export type ImportResult = z.infer<typeof zUploadResult>
 
 /** XHR rather than fetch: only XHR reports upload progress. */
 export function uploadExport(file: File, onProgress: (fraction: number) => void): Promise<ImportResult> {
@@ -18,9 +22,9 @@ export function uploadExport(file: File, onProgress: (fraction: number) => void)
     xhr.onload = () => {
       const body = xhr.response as { error?: string; code?: string; details?: unknown } | null
       if (xhr.status >= 200 && xhr.status < 300) {
-        const parsed = zImportResult.partial().loose().safeParse(body)
+        const parsed = zUploadResult.partial().loose().safeParse(body)
         const r = (parsed.success ? parsed.data : body) as Partial<ImportResult>
-        resolve({ imported: 0, duplicates: 0, errors: 0, updated: 0, format: '', errorDetails: [], ...r })
+        resolve({ imported: 0, duplicates: 0, errors: 0, updated: 0, skipped: 0, format: '', errorDetails: [], ...r })
         return
       }
       const retry = Number(xhr.getResponseHeader('Retry-After'))
@@ -33,5 +37,4 @@ export function uploadExport(file: File, onProgress: (fraction: number) => void)
     xhr.send(form)
   })
 }
-export type { ImportResult }
 export const zAnyOk = z.unknown()

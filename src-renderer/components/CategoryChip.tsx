@@ -1,9 +1,13 @@
 import type { CSSProperties } from 'react'
+import { NEUTRAL_CATEGORY_COLOR } from '../../src-shared/categories.ts'
 import type { CategorySummary } from '../../src-shared/schemas/bookmarks.ts'
+import { COLOR_RE } from '../../src-shared/schemas/categories.ts'
 import { Icon } from './Icon.tsx'
 import { Link } from './Link.tsx'
 
-const safeColor = (c: string) => (/^#[0-9a-f]{6}$/i.test(c) ? c : '#64748b')
+/** A category's colour as the `--chip` the chip, card and review styles read; anything but #rrggbb shows neutral. */
+export const chipStyle = (color: string): CSSProperties =>
+  ({ '--chip': COLOR_RE.test(color) ? color : NEUTRAL_CATEGORY_COLOR }) as CSSProperties
 
 /** A category as a chip: the colour as a dot and a tint, the name always in the readable text colour. */
 export function CategoryChip({ category, onRemove, link = true, small }: {
@@ -12,8 +16,7 @@ export function CategoryChip({ category, onRemove, link = true, small }: {
   link?: boolean
   small?: boolean
 }) {
-  const color = safeColor(category.color)
-  const style = { '--chip': color } as CSSProperties
+  const style = chipStyle(category.color)
   const body = (
     <>
       <span className="chip-dot" aria-hidden="true" />

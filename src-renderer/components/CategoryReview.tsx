@@ -1,9 +1,10 @@
-import { useEffect, useState, type CSSProperties } from 'react'
+import { useEffect, useState } from 'react'
 import * as api from '../api/categories.ts'
 import type { CategoryReview as Review } from '../api/categories.ts'
 import { fmtNumber } from '../lib/format.ts'
 import { useCategoriesStore } from '../stores/categories.ts'
 import { toast } from '../stores/toast.ts'
+import { chipStyle } from './CategoryChip.tsx'
 import { Link } from './Link.tsx'
 
 type Item = Review['items'][number]
@@ -14,6 +15,7 @@ export function CategoryReview() {
   const [review, setReview] = useState<Review | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [done, setDone] = useState<Set<string>>(new Set())
+  const anyPlaced = useCategoriesStore((s) => s.categories.some((c) => c.bookmarkCount > 0))
   const load = () => api.reviewCategories().then(setReview, (e: Error) => setError(e.message))
   useEffect(() => { void load() }, [])
   useEffect(() => {
@@ -42,7 +44,7 @@ export function CategoryReview() {
       <h2 id="review-title" className="section-title">Check these placements</h2>
       <p className="muted">
         {review.total === 0
-          ? 'Nothing to check: every placement the analysis made is one it was fairly sure of.'
+          ? anyPlaced ? 'Nothing to check: every placement the analysis made is one it was fairly sure of.' : 'Nothing to check yet: no post is in a category. Placements appear here once the pipeline has run.'
           : `The analysis was least sure of these ${fmtNumber(review.total)} placements. Keep the right ones and remove the wrong ones; the other posts are placed again from your answers.`}
       </p>
       {review.rescoring.running && (
@@ -53,7 +55,7 @@ export function CategoryReview() {
           {items.map((i) => (
             <li key={keyOf(i)} className="review-item">
               <Link to={`/post/${i.bookmark.id}`} className="review-text">{i.bookmark.text.slice(0, 220) || '(no text)'}</Link>
-              <span className="chip review-chip" style={{ '--chip': i.category.color } as CSSProperties} title={`${Math.round((i.category.confidence ?? 0) * 100)}% sure`}>
+              <span className="chip review-chip" style={chipStyle(i.category.color)} title={`${Math.round((i.category.confidence ?? 0) * 100)}% sure`}>
                 {i.category.name}
               </span>
               <span className="review-actions">

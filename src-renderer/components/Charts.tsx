@@ -1,4 +1,5 @@
-import { fmtMonth, fmtNumber, monthSeries } from '../lib/format.ts'
+import { CATEGORY_COLORS } from '../../src-shared/categories.ts'
+import { fmtMonth, fmtNumber, monthSeries, noun } from '../lib/format.ts'
 import { Link } from './Link.tsx'
 
 export interface BarDatum {
@@ -27,11 +28,16 @@ export function BarList({ data, label }: { data: BarDatum[]; label: string }) {
   )
 }
 
+const MAX_MONTHS = 36
+
 /** Posts per month as columns; the table behind it is given to screen readers. */
 export function TimeChart({ data, label }: { data: { month: string; count: number }[]; label: string }) {
   if (!data.length) return <p className="muted">Nothing yet.</p>
   // Every month in the range, empty ones too (they would vanish from the axis), the last three years at most.
-  const shown = monthSeries(data).slice(-36)
+  const all = monthSeries(data)
+  const shown = all.slice(-MAX_MONTHS)
+  const earlier = all.slice(0, Math.max(0, all.length - MAX_MONTHS))
+  const left = earlier.reduce((s, d) => s + d.count, 0)
   const max = Math.max(1, ...shown.map((d) => d.count))
   const w = 600
   const h = 160
@@ -55,6 +61,7 @@ export function TimeChart({ data, label }: { data: { month: string; count: numbe
           <text key={i} x={i === shown.length - 1 ? w : i === 0 ? 0 : i * (bw + gap)} textAnchor={i === shown.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'} y={h + 16} className="axis-label">{fmt(shown[i].month)}</text>
         ))}
       </svg>
+      {left > 0 && <figcaption className="muted">The last {MAX_MONTHS} months; {noun(left, 'earlier post', 'earlier posts')}, from {fmtMonth(earlier[0].month)}, are not in the chart.</figcaption>}
       <table className="sr-only">
         <caption>{label}</caption>
         <tbody>{shown.map((d) => <tr key={d.month}><th scope="row">{fmt(d.month)}</th><td>{d.count}</td></tr>)}</tbody>
@@ -63,7 +70,7 @@ export function TimeChart({ data, label }: { data: { month: string; count: numbe
   )
 }
 
-const PALETTE = ['var(--accent)', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4']
+const paletteAt = (i: number) => CATEGORY_COLORS[i % CATEGORY_COLORS.length]
 
 export function Donut({ data, label }: { data: BarDatum[]; label: string }) {
   const total = data.reduce((s, d) => s + d.value, 0)
@@ -77,7 +84,7 @@ export function Donut({ data, label }: { data: BarDatum[]; label: string }) {
         <circle cx={50} cy={50} r={r} className="donut-track" />
         {data.map((d, i) => {
           const len = (d.value / total) * c
-          const el = <circle key={d.label} cx={50} cy={50} r={r} fill="none" stroke={d.color ?? PALETTE[i % PALETTE.length]} strokeWidth={12}
+          const el = <circle key={d.label} cx={50} cy={50} r={r} fill="none" stroke={d.color ?? paletteAt(i)} strokeWidth={12}
             strokeDasharray={`${len} ${c - len}`} strokeDashoffset={-offset} transform="rotate(-90 50 50)" />
           offset += len
           return el
@@ -87,7 +94,7 @@ export function Donut({ data, label }: { data: BarDatum[]; label: string }) {
       </svg>
       <ul className="legend">
         {data.map((d, i) => (
-          <li key={d.label}><span className="legend-dot" style={{ background: d.color ?? PALETTE[i % PALETTE.length] }} aria-hidden="true" />{d.label} <strong>{fmtNumber(d.value)}</strong></li>
+          <li key={d.label}><span className="legend-dot" style={{ background: d.color ?? paletteAt(i) }} aria-hidden="true" />{d.label} <strong>{fmtNumber(d.value)}</strong></li>
         ))}
       </ul>
     </div>

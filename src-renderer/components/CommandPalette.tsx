@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { can } from '../../src-shared/roles.ts'
 import { listBookmarks } from '../api/bookmarks.ts'
 import { quickSearch } from '../api/search.ts'
@@ -33,7 +33,7 @@ export function CommandPalette() {
   const [active, setActive] = useState(0)
   const ref = useRef<HTMLDialogElement>(null)
   const input = useRef<HTMLInputElement>(null)
-  const close = () => setPalette(false)
+  const close = useCallback(() => setPalette(false), [setPalette])
 
   useEffect(() => {
     const d = ref.current
@@ -102,7 +102,7 @@ export function CommandPalette() {
       { id: 'signout', label: 'Sign out', icon: 'logout', group: 'Commands', run: () => { close(); void useSessionStore.getState().signOut() } },
     ]
     return all.filter((i) => i.group === 'Posts' || i.id === 'ask' || !text || i.label.toLowerCase().includes(text))
-  }, [q, hits, role])
+  }, [q, hits, role, close])
 
   useEffect(() => setActive((a) => Math.min(a, Math.max(0, items.length - 1))), [items.length])
 

@@ -21,27 +21,29 @@ export function FilterBar({ params }: { params: URLSearchParams }) {
   const categories = useCategoriesStore((s) => s.categories)
   const sources = useStatsStore((s) => s.stats?.bySource) ?? NO_SOURCES
   const languages = useLanguagesStore((s) => s.counts?.languages) ?? NO_LANGUAGES
-  const [q, setQ] = useState(params.get('q') ?? '')
-  const [author, setAuthor] = useState(params.get('author') ?? '')
+  const urlQ = params.get('q') ?? ''
+  const urlAuthor = params.get('author') ?? ''
+  const [q, setQ] = useState(urlQ)
+  const [author, setAuthor] = useState(urlAuthor)
   const [open, setOpen] = useState(false)
 
   useEffect(() => void useLanguagesStore.getState().load(), [])
-  useEffect(() => setQ(params.get('q') ?? ''), [params.get('q')])
-  useEffect(() => setAuthor(params.get('author') ?? ''), [params.get('author')])
+  useEffect(() => setQ(urlQ), [urlQ])
+  useEffect(() => setAuthor(urlAuthor), [urlAuthor])
   // Typing updates the URL after a pause, so the list refetches once per pause, not per key.
   useEffect(() => {
     const t = setTimeout(() => {
-      if ((params.get('q') ?? '') !== q.trim()) setQuery({ q: q.trim() || null })
+      if (urlQ !== q.trim()) setQuery({ q: q.trim() || null })
     }, 350)
     return () => clearTimeout(t)
-  }, [q])
+  }, [q, urlQ, setQuery])
   useEffect(() => {
     const t = setTimeout(() => {
       const a = author.trim().replace(/^@/, '')
-      if ((params.get('author') ?? '') !== a) setQuery({ author: a || null })
+      if (urlAuthor !== a) setQuery({ author: a || null })
     }, 400)
     return () => clearTimeout(t)
-  }, [author])
+  }, [author, urlAuthor, setQuery])
 
   const active = ['category', 'source', 'author', 'media', 'from', 'to', 'uncategorized', 'q', 'tag', 'lang'].filter((k) => params.get(k)).length
   const set = (k: string) => (e: { target: { value: string } }) => setQuery({ [k]: e.target.value || null })

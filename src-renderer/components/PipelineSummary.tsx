@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { PIPELINE_STAGES } from '../../src-shared/schemas/pipeline.ts'
-import { fmtNumber, fmtRelative } from '../lib/format.ts'
+import { fmtNumber, fmtRelative, noun } from '../lib/format.ts'
 import { STAGE_LABELS } from '../lib/stages.ts'
 import { usePipelineStore } from '../stores/pipeline.ts'
 import { navigate } from '../stores/router.ts'
@@ -11,7 +11,7 @@ import { Icon } from './Icon.tsx'
 export function PipelineSummary({ uncategorized }: { uncategorized: number }) {
   const { job, running, stage, stages, status, load } = usePipelineStore()
   const canRun = useCan('pipeline:run')
-  useEffect(() => { if (status === 'idle') void load() }, [status])
+  useEffect(() => { if (status === 'idle') void load() }, [status, load])
   if (status === 'unavailable') return <p className="muted">The pipeline is not available on this server yet.</p>
   if (running) {
     const s = stage && stage !== 'complete' ? stages[stage] : null
@@ -28,7 +28,7 @@ export function PipelineSummary({ uncategorized }: { uncategorized: number }) {
   return (
     <div className="pipe-summary">
       {job ? (
-        <p>Last run {fmtRelative(job.finishedAt ?? job.createdAt)}: <strong>{job.status}</strong>, {fmtNumber(job.processed)} posts{job.errors ? `, ${fmtNumber(job.errors)} errors` : ''}.</p>
+        <p>Last run {fmtRelative(job.finishedAt ?? job.createdAt)}: <strong>{job.status}</strong>, {noun(job.processed, 'post', 'posts')}{job.errors ? `, ${noun(job.errors, 'error', 'errors')}` : ''}.</p>
       ) : <p>The pipeline has not run yet.</p>}
       <p className="muted">{fmtNumber(uncategorized)} posts wait for categories.</p>
       {canRun && <button type="button" className="btn btn-small btn-primary" onClick={() => navigate('/pipeline')}><Icon name="play" size={14} /> Open the pipeline</button>}

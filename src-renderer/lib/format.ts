@@ -1,5 +1,7 @@
 const nf = new Intl.NumberFormat()
 export const fmtNumber = (n: number | null | undefined) => (n === null || n === undefined ? '–' : nf.format(n))
+/** "1 post", "2,048 posts". */
+export const noun = (n: number, one: string, many: string) => `${fmtNumber(n)} ${n === 1 ? one : many}`
 export const fmtCompact = (n: number) => new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(n)
 
 export function fmtDate(iso: string | null | undefined, opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
@@ -23,13 +25,6 @@ export function fmtRelative(iso: string | null | undefined): string {
   return rtf.format(Math.round(s / (86400 * 365)), 'year')
 }
 
-export function fmtDuration(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return '–'
-  if (seconds < 60) return `${Math.ceil(seconds)} s`
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`
-}
-
 export function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`
@@ -48,4 +43,4 @@ export const SOURCE_LABELS: Record<string, string> = {
 export const sourceLabel = (s: string) => SOURCE_LABELS[s] ?? s.replace(/_/g, ' ')
 
 
-export { fmtMonth, initials, monthSeries } from '../../src-shared/display.ts'
+export { fmtDuration, fmtMonth, initials, monthSeries } from '../../src-shared/display.ts'

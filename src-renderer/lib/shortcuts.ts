@@ -1,26 +1,27 @@
 import { useEffect } from 'react'
-import { can } from '../../src-shared/roles.ts'
+import { can, type Action } from '../../src-shared/roles.ts'
 import { NAV } from './nav.ts'
 import { navigate } from '../stores/router.ts'
 import { useSessionStore } from '../stores/session.ts'
 import { useThemeStore } from '../stores/theme.ts'
 import { useUiStore } from '../stores/ui.ts'
 
-export const SHORTCUTS: { keys: string; what: string; scope: string }[] = [
+/** `action`: the sheet lists the key only to those whose role may do it (the key does nothing for the others). */
+export const SHORTCUTS: { keys: string; what: string; scope: string; action?: Action }[] = [
   { keys: 'Ctrl K  /  ⌘ K', what: 'Search and commands', scope: 'Everywhere' },
   { keys: '?', what: 'This list', scope: 'Everywhere' },
   { keys: '/', what: 'Focus the search or filter box', scope: 'Everywhere' },
   { keys: 't', what: 'Change theme', scope: 'Everywhere' },
-  ...NAV.map((n) => ({ keys: `g ${n.key}`, what: `Go to ${n.label}`, scope: 'Everywhere' })),
+  ...NAV.map((n) => ({ keys: `g ${n.key}`, what: `Go to ${n.label}`, scope: 'Everywhere', action: n.action })),
   { keys: 'j  /  k', what: 'Next / previous post', scope: 'Library' },
   { keys: 'Enter', what: 'Open the highlighted post', scope: 'Library' },
-  { keys: 'x', what: 'Select the highlighted post', scope: 'Library' },
+  { keys: 'x', what: 'Select the highlighted post', scope: 'Library', action: 'bookmarks:edit' },
   { keys: 's', what: 'Star / unstar the highlighted post (only you see it)', scope: 'Library' },
   { keys: 'm', what: 'Mark the highlighted post read / unread', scope: 'Library' },
   { keys: 'h', what: 'Hide / show the highlighted post for yourself', scope: 'Library' },
   { keys: 'v', what: 'Switch grid / list', scope: 'Library' },
   { keys: 'Esc', what: 'Clear the selection, close a dialog', scope: 'Library' },
-  { keys: 'e', what: 'Edit categories', scope: 'Post' },
+  { keys: 'e', what: 'Edit categories', scope: 'Post', action: 'bookmarks:edit' },
   { keys: 'o', what: 'Open on X', scope: 'Post' },
   { keys: 's  /  m  /  h', what: 'Star, mark unread, hide (for you)', scope: 'Post' },
   { keys: 'k  /  d  /  l', what: 'Keep (see again later) / done / tomorrow', scope: 'Review' },

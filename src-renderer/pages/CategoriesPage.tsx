@@ -1,6 +1,8 @@
-import { useEffect, useState, type CSSProperties, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
+import { CATEGORY_COLORS, nextCategoryColor } from '../../src-shared/categories.ts'
 import * as api from '../api/categories.ts'
 import type { Category } from '../api/categories.ts'
+import { chipStyle } from '../components/CategoryChip.tsx'
 import { CategoryReview } from '../components/CategoryReview.tsx'
 import { ConfirmDialog, Dialog } from '../components/Dialog.tsx'
 import { EmptyState, ErrorState, Loading, PageHeader } from '../components/Feedback.tsx'
@@ -14,13 +16,11 @@ import { useCan } from '../stores/session.ts'
 import { useStatsStore } from '../stores/stats.ts'
 import { toast } from '../stores/toast.ts'
 
-const SWATCHES = ['#3b82f6', '#8b5cf6', '#ec4899', '#ef4444', '#f97316', '#eab308', '#22c55e', '#14b8a6', '#06b6d4', '#64748b']
-
 type Editing = { mode: 'new' } | { mode: 'edit'; cat: Category } | { mode: 'merge'; cat: Category } | { mode: 'delete'; cat: Category } | null
 
 function CategoryForm({ cat, onDone }: { cat: Category | null; onDone: () => void }) {
   const [name, setName] = useState(cat?.name ?? '')
-  const [color, setColor] = useState(cat?.color ?? SWATCHES[0])
+  const [color, setColor] = useState(() => cat?.color ?? nextCategoryColor(useCategoriesStore.getState().categories.length))
   const [description, setDescription] = useState(cat?.description ?? '')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -50,7 +50,7 @@ function CategoryForm({ cat, onDone }: { cat: Category | null; onDone: () => voi
       <fieldset className="field">
         <legend>Colour</legend>
         <div className="swatches">
-          {SWATCHES.map((s) => (
+          {CATEGORY_COLORS.map((s) => (
             <button key={s} type="button" className={`swatch${color === s ? ' is-on' : ''}`} style={{ background: s }} aria-label={`Colour ${s}`} aria-pressed={color === s} onClick={() => setColor(s)} />
           ))}
           <label className="swatch-custom">
@@ -117,8 +117,9 @@ export function CategoriesPage() {
   const params = useQueryParams()
   const setQuery = useRouterStore((s) => s.setQuery)
   const [editing, setEditing] = useState<Editing>(null)
-  useEffect(() => { void load() }, [])
-  useEffect(() => { if (params.get('new') && canManage) { setEditing({ mode: 'new' }); setQuery({ new: null }) } }, [params.get('new')])
+  const askedNew = Boolean(params.get('new'))
+  useEffect(() => { void load() }, [load])
+  useEffect(() => { if (askedNew && canManage) { setEditing({ mode: 'new' }); setQuery({ new: null }) } }, [askedNew, canManage, setQuery])
 
   const remove = async (cat: Category) => {
     try {
@@ -148,7 +149,7 @@ export function CategoriesPage() {
       {categories.length > 0 && (
         <ul className="cat-grid">
           {categories.map((c) => (
-            <li key={c.id} className="cat-card" style={{ '--chip': c.color } as CSSProperties}>
+            <li key={c.id} className="cat-card" style={chipStyle(c.color)}>
               <div className="cat-card-top">
                 <span className="cat-swatch" aria-hidden="true" />
                 <h2 className="cat-name"><Link to={`/library?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link></h2>

@@ -36,7 +36,7 @@ export function DashboardPage() {
     void load()
     void loadCategories()
     if (can(role, 'import:use')) fetchImportHistory().then((h) => setLastImport(h.imports[0] ?? null), () => undefined)
-  }, [])
+  }, [load, loadCategories, role])
 
   if (error && !stats) return <ErrorState message={error} onRetry={() => { useStatsStore.getState().invalidate(); void load() }} />
   if (!stats) return <Loading label="Counting your library…" />
@@ -65,7 +65,8 @@ export function DashboardPage() {
         actions={can(role, 'import:use') && <button type="button" className="btn" onClick={() => navigate('/import')}><Icon name="upload" /> Import</button>} />
       <section className="figures" aria-label="Library figures">
         <Figure label="Posts" value={stats.totalBookmarks} to="/library" icon="library" />
-        <Figure label="Categorised" value={stats.categorizedBookmarks} to="/library" icon="check" />
+        {/* No library view holds only the categorised posts, so this figure links nowhere. */}
+        <Figure label="Categorised" value={stats.categorizedBookmarks} icon="check" />
         <Figure label="Uncategorised" value={stats.uncategorizedBookmarks} to="/library?uncategorized=true" icon="filter" />
         <Figure label="Categories" value={stats.totalCategories} to="/categories" icon="tag" />
         <Figure label="Media items" value={stats.totalMediaItems} to="/library?media=any" icon="image" />

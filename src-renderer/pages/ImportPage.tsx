@@ -1,15 +1,21 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
-import { fetchImportHistory } from '../api/import.ts'
+import { fetchImportHistory, type ImportResult } from '../api/import.ts'
 import { PageHeader } from '../components/Feedback.tsx'
 import { Icon } from '../components/Icon.tsx'
-import { fmtBytes, fmtDate, fmtNumber } from '../lib/format.ts'
+import { fmtBytes, fmtDate, fmtNumber, noun } from '../lib/format.ts'
 import { STAGE_LABELS } from '../lib/stages.ts'
 import { NEW_POSTS_URL, useImportsStore, type Upload } from '../stores/imports.ts'
 import { usePipelineStore } from '../stores/pipeline.ts'
 import { navigate } from '../stores/router.ts'
 import { useCan } from '../stores/session.ts'
 import { toast } from '../stores/toast.ts'
+
+/** Records passed over are neither posts nor errors: say so, and when they were all the file held. */
+function skippedLine(r: ImportResult): string {
+  if (r.imported + r.duplicates + r.updated + r.errors === 0) return 'Nothing from this file was added: what it holds is not posts Sheaf keeps.'
+  return `Also skipped: ${noun(r.skipped, 'record that is not a post', 'records that are not posts')} Sheaf keeps.`
+}
 
 function UploadRow({ u }: { u: Upload }) {
   const [open, setOpen] = useState(false)
@@ -48,6 +54,7 @@ function UploadRow({ u }: { u: Upload }) {
             <div><dt>Updated</dt><dd>{fmtNumber(r.updated)}</dd></div>
             <div className={r.errors ? 'has-errors' : ''}><dt>Errors</dt><dd>{fmtNumber(r.errors)}</dd></div>
           </dl>
+          {r.skipped > 0 && <p className="muted upload-skipped">{skippedLine(r)}</p>}
           {r.errorDetails.length > 0 && (
             <div className="error-details">
               <button type="button" className="btn btn-ghost btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>

@@ -24,6 +24,8 @@ export function LibraryPage() {
   const key = filterKey(params)
   const setQuery = useRouterStore((s) => s.setQuery)
   const lib = useLibraryStore()
+  const showFilter = useLibraryStore((s) => s.use)
+  const ensurePages = useLibraryStore((s) => s.ensurePages)
   const canSelect = useCan('bookmarks:edit')
   const scrollRef = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useState(0)
@@ -33,7 +35,7 @@ export function LibraryPage() {
     void useCategoriesStore.getState().load()
     void useStatsStore.getState().load()
   }, [])
-  useEffect(() => lib.use(key), [key])
+  useEffect(() => showFilter(key), [key, showFilter])
 
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -69,19 +71,21 @@ export function LibraryPage() {
       const to = Math.floor((Math.min(total - 1, (last + 1) * cols - 1)) / PAGE_SIZE) + 1
       const pages = []
       for (let p = from; p <= to; p++) pages.push(p)
-      lib.ensurePages(pages)
+      ensurePages(pages)
     }, virt.isScrolling ? 140 : 0)
     return () => clearTimeout(t)
-  }, [first, last, cols, total, key, virt.isScrolling])
+  }, [first, last, cols, total, key, virt.isScrolling, ensurePages])
 
   // Restore the scroll position when coming back from a post.
+  const loaded = lib.total !== null
   useEffect(() => {
     const el = scrollRef.current
-    if (el && lib.scrollTop && lib.total !== null) el.scrollTop = lib.scrollTop
+    const { scrollTop } = useLibraryStore.getState()
+    if (el && scrollTop && loaded) el.scrollTop = scrollTop
     return () => {
-      if (scrollRef.current) useLibraryStore.getState().setScrollTop(scrollRef.current.scrollTop)
+      if (el) useLibraryStore.getState().setScrollTop(el.scrollTop)
     }
-  }, [lib.total !== null])
+  }, [loaded])
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -105,7 +109,7 @@ export function LibraryPage() {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [active, total, cols, view, canSelect])
+  }, [active, total, cols, view, canSelect, setQuery, virt])
 
   const filtered = key.replace(/(^|&)sort=[^&]*/, '') !== ''
   const stateView = stateViewOf(params)

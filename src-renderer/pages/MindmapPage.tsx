@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type PointerEvent as RPointerEvent } from 'react'
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type PointerEvent as RPointerEvent } from 'react'
 import type { Mindmap, MindmapNode } from '../../src-shared/schemas/mindmap.ts'
 import { fetchMindmap } from '../api/mindmap.ts'
 import { EmptyState, ErrorState, Loading, PageHeader } from '../components/Feedback.tsx'
@@ -23,12 +23,12 @@ export function MindmapPage() {
   const svgRef = useRef<SVGSVGElement>(null)
   const drag = useRef<{ x: number; y: number; vx: number; vy: number; moved: boolean } | null>(null)
 
-  const load = () => {
+  const load = useCallback(() => {
     setError(null)
     // The overview needs only the categories: one post each, no tags; posts load per category on demand.
     fetchMindmap({ perCategory: 1, tags: false }).then(setMap, (e) => setError(e.message))
-  }
-  useEffect(load, [])
+  }, [])
+  useEffect(load, [load])
 
   const cats = useMemo(() => (map?.nodes ?? []).filter((n) => n.type === 'category'), [map])
   const layout = useMemo(() => layoutCategories(cats.map((c) => ({ id: c.id, count: c.count ?? 0 }))), [cats])
@@ -69,10 +69,12 @@ export function MindmapPage() {
     const k = Math.max(0.15, Math.min(1.4, w / (maxX - minX), h / (maxY - minY)))
     setView({ x: (-(minX + maxX) / 2) * k, y: (-(minY + maxY) / 2) * k, k })
   }
-  useEffect(() => { if (map) fit() }, [map])
+  // Effects fit when the map or its loaded posts change, not on every change of what fit reads.
+  const refit = useEffectEvent(fit)
+  useEffect(() => { if (map) refit() }, [map])
   // A category's posts fan out beyond the circle: fit again once they have loaded, so none runs off the canvas.
   const loadedKey = Object.entries(expanded).filter(([, e]) => !e.loading).map(([k, e]) => `${k}:${e.nodes.length}`).join()
-  useEffect(() => { if (map && loadedKey) fit() }, [loadedKey])
+  useEffect(() => { if (map && loadedKey) refit() }, [map, loadedKey])
   useEffect(() => {
     const svg = svgRef.current
     if (!svg) return
@@ -121,11 +123,11 @@ export function MindmapPage() {
       if (isTyping(e) || document.querySelector('dialog[open]')) return
       if (e.key === '+' || e.key === '=') zoomBy(1.2)
       else if (e.key === '-') zoomBy(1 / 1.2)
-      else if (e.key === '0') fit()
+      else if (e.key === '0') refit()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [layout, expanded])
+  }, [])
 
   const down = (e: RPointerEvent) => {
     if ((e.target as Element).closest('[data-node]')) return
@@ -143,7 +145,8 @@ export function MindmapPage() {
   if (error && !map) return <ErrorState message={error} onRetry={load} />
   if (!map) return <Loading label="Drawing the map…" />
   const root = map.nodes.find((n) => n.type === 'root')
-  if (!cats.length) {
+  // The starting categories exist before any post does: a map of empty circles is not a map.
+  if (!cats.length || !root?.count) {
     return (
       <>
         <PageHeader title="Mind map" />

@@ -4,13 +4,12 @@ import { fetchJobErrors, retryErrors } from '../api/pipeline.ts'
 import { EmptyState, PageHeader } from '../components/Feedback.tsx'
 import { Icon } from '../components/Icon.tsx'
 import { Link } from '../components/Link.tsx'
-import { fmtDate, fmtDuration, fmtNumber, fmtRelative } from '../lib/format.ts'
+import { fmtDate, fmtDuration, fmtNumber, fmtRelative, noun } from '../lib/format.ts'
 import { STAGE_HINTS, STAGE_LABELS } from '../lib/stages.ts'
 import { stageRate, usePipelineStore } from '../stores/pipeline.ts'
 import { useCan } from '../stores/session.ts'
 import { toast } from '../stores/toast.ts'
 
-const noun = (n: number, one: string, many: string) => `${fmtNumber(n)} ${n === 1 ? one : many}`
 
 /** One post can have several problems (one per image): say both counts when they differ. */
 function problemsTitle(errors: PipelineJobError[]): string {
@@ -97,10 +96,11 @@ function finishedLine(r: { processed: number; errors: number }, total: number | 
 
 export function PipelinePage() {
   const p = usePipelineStore()
+  const load = usePipelineStore((s) => s.load)
   const canRun = useCan('pipeline:run')
   const [force, setForce] = useState(false)
   const [starting, setStarting] = useState(false)
-  useEffect(() => { void p.load() }, [])
+  useEffect(() => { void load() }, [load])
 
   const start = async () => {
     setStarting(true)

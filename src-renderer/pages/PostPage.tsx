@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { BookmarkDetail, CategorySummary } from '../../src-shared/schemas/bookmarks.ts'
 import { getBookmark, mergeBookmark, saveNote, setBookmarkCategories } from '../api/bookmarks.ts'
 import { Avatar } from '../components/Avatar.tsx'
@@ -78,7 +78,11 @@ export function PostPage({ params }: { params: Record<string, string> }) {
   const loadCats = useCategoriesStore((s) => s.load)
   const top = useRef<HTMLHeadingElement>(null)
 
-  const load = () => {
+  const updateState = useCallback(async (postId: number, change: Partial<NonNullable<BookmarkDetail['state']>>) => {
+    const state = await changeState(postId, change)
+    if (state) setPost((p) => (p && p.id === postId ? { ...p, state } : p))
+  }, [])
+  const load = useCallback(() => {
     setError(null)
     setPost(null)
     getBookmark(id).then((p) => {
@@ -86,17 +90,14 @@ export function PostPage({ params }: { params: Record<string, string> }) {
       // Opening a post reads it (for the one who opened it only).
       if (p.state && !p.state.read) void updateState(p.id, { read: true })
     }, (e) => setError({ message: e.message, status: e.status ?? 0 }))
-  }
-  const updateState = async (postId: number, change: Partial<NonNullable<BookmarkDetail['state']>>) => {
-    const state = await changeState(postId, change)
-    if (state) setPost((p) => (p && p.id === postId ? { ...p, state } : p))
-  }
+  }, [id, updateState])
   useEffect(() => {
     if (!Number.isInteger(id) || id < 1) setError({ message: 'This is not a post address.', status: 404 })
     else load()
     void loadCats()
-  }, [id])
-  useEffect(() => { if (post) top.current?.focus({ preventScroll: true }) }, [post?.id])
+  }, [id, load, loadCats])
+  const shownId = post?.id
+  useEffect(() => { if (shownId !== undefined) top.current?.focus({ preventScroll: true }) }, [shownId])
 
   const { prev, next } = neighbours(id)
   useEffect(() => {
@@ -113,7 +114,7 @@ export function PostPage({ params }: { params: Record<string, string> }) {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [post, prev, next, canEdit])
+  }, [post, prev, next, canEdit, updateState])
 
   const changeCategories = async (slugs: string[]) => {
     if (!post) return

@@ -9,6 +9,7 @@ import { RichText } from '../components/RichText.tsx'
 import { fmtDate } from '../lib/format.ts'
 import { isTyping } from '../lib/shortcuts.ts'
 import { navigate } from '../stores/router.ts'
+import { useStatsStore } from '../stores/stats.ts'
 import { toast } from '../stores/toast.ts'
 
 const REASONS: Record<ReviewResponse['items'][number]['reason'], string> = {
@@ -32,6 +33,8 @@ export function ReviewPage() {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
+  const emptyLibrary = useStatsStore((s) => s.stats?.totalBookmarks === 0)
+  useEffect(() => void useStatsStore.getState().load(), [])
   const load = () => {
     setError(null)
     fetchReview().then(setReview, (e) => setError((e as Error).message))
@@ -92,7 +95,9 @@ export function ReviewPage() {
       </div>
       {!b || review.nothingLeft ? (
         <EmptyState icon="check" title="Nothing left today" action={<button type="button" className="btn" onClick={() => navigate('/library?read=false')}>Browse your unread posts</button>}>
-          {streak.answeredToday > 0 ? `You answered ${streak.answeredToday} today. Come back tomorrow for the next handful.` : 'There is nothing to review: every post is hidden, done or not due yet.'}
+          {streak.answeredToday > 0 ? `You answered ${streak.answeredToday} today. Come back tomorrow for the next handful.`
+            : emptyLibrary ? 'Your library is empty: once posts are imported, a handful comes up here each day.'
+              : 'There is nothing to review: every post is hidden, done or not due yet.'}
         </EmptyState>
       ) : (
         <article className="review-card panel" aria-labelledby="review-author" aria-describedby="review-reason">

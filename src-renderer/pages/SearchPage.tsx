@@ -7,13 +7,19 @@ import { Icon } from '../components/Icon.tsx'
 import { Link } from '../components/Link.tsx'
 import { MediaStrip } from '../components/MediaThumbs.tsx'
 import { RichText } from '../components/RichText.tsx'
-import { fmtDate } from '../lib/format.ts'
+import { fmtDate, noun } from '../lib/format.ts'
 import { useQueryParams, useRouterStore } from '../stores/router.ts'
 
 const EXAMPLES = ['threads about rust performance from last year', 'has:image screenshots of dashboards', 'in:ai posts by @simonw', '"local first" -crypto']
 
 // One answer per query for this visit: going back to a search costs no request.
 const cache = new Map<string, SearchResponse>()
+
+/** A full page of results is the closest ones, not all there are. */
+function resultCount({ results, limit }: SearchResponse): string {
+  if (results.length === 0) return 'No matches.'
+  return results.length >= limit ? `The ${results.length} closest matches; add words to narrow the search` : noun(results.length, 'result', 'results')
+}
 
 export function SearchPage() {
   const params = useQueryParams()
@@ -48,7 +54,7 @@ export function SearchPage() {
   useEffect(() => {
     const t = setTimeout(() => { if (text.trim() !== q.trim() && text.trim().length >= 2) setQuery({ q: text.trim() }, { replace: true }) }, 600)
     return () => clearTimeout(t)
-  }, [text])
+  }, [text, q, setQuery])
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -103,7 +109,7 @@ export function SearchPage() {
       )}
       {data && q && (
         <section aria-label="Results" aria-busy={loading}>
-          <p className="result-count" role="status">{data.results.length === 0 ? 'No matches.' : `${data.results.length} results`}{data.rerank === 'applied' ? ' · reranked by the AI model' : ''}</p>
+          <p className="result-count" role="status">{resultCount(data)}{data.rerank === 'applied' ? ' · reranked by the AI model' : ''}</p>
           {data.results.length === 0 && <EmptyState icon="search" title="Nothing matched">Try fewer words, or remove a filter above.</EmptyState>}
           <ol className="results">
             {data.results.map((r) => (

@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { create } from 'zustand'
 
 export interface Location {
@@ -45,7 +46,7 @@ export function startRouter(): void {
 
 export const useQueryParams = (): URLSearchParams => {
   const search = useRouterStore((s) => s.search)
-  return new URLSearchParams(search)
+  return useMemo(() => new URLSearchParams(search), [search])
 }
 
 /** Matches "/post/:id" style patterns; returns the params or null. */

@@ -28,5 +28,6 @@ export const useToastStore = create<ToastState>((set, get) => ({
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 }))
 
+// A toast with something to do stays long enough to be read and acted on.
 export const toast = (message: string, kind: Toast['kind'] = 'info', action?: Toast['action']) =>
-  useToastStore.getState().push({ message, kind, action }, kind === 'error' ? 8000 : 5000)
+  useToastStore.getState().push({ message, kind, action }, action ? 15_000 : kind === 'error' ? 8000 : 5000)

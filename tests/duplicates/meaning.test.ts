@@ -23,8 +23,16 @@ const TEXTS: Record<string, string> = {
 
 let t: TestServer
 let admin: Client
+let encoder: Awaited<ReturnType<typeof loadSentenceEncoder>>
+let vectorOf: Map<string, Float32Array>
 const ids = new Map<string, number>()
 beforeAll(async () => {
+  // Encoded before the server starts: the model holds this thread for seconds, and a keep-alive socket
+  // left idle meanwhile can be closed by both ends at once (ECONNRESET) when the test resumes.
+  encoder = await loadSentenceEncoder()
+  const texts = Object.entries(TEXTS)
+  const encoded = await encoder.encode(texts.map(([, text]) => text))
+  vectorOf = new Map(texts.map(([postId], i) => [postId, encoded[i]]))
   t = await startTestServer()
   admin = await signedIn(t, 'admin')
   const bookmarks = Object.entries(TEXTS).map(([postId, text], i) => ({
@@ -42,9 +50,8 @@ const reasonsBetween = async (a: string, b: string) =>
 
 describe('same meaning from the sentence vectors', () => {
   it('a reworded copy is same_meaning; a related post and two posts the encoder cannot read are not', async () => {
-    const encoder = await loadSentenceEncoder()
     const posts = [...ids].map(([postId, id]) => ({ id, text: TEXTS[postId] }))
-    const vectors = await encoder.encode(posts.map((p) => p.text))
+    const vectors = [...ids.keys()].map((postId) => vectorOf.get(postId)!)
     const db = t.sheaf.db
     posts.forEach((p, i) => writeEmbedding(db, { bookmarkId: p.id, model: encoder.model, vector: vectors[i], contentHash: 'x' }))
     // one post per batch, the others as its related posts, nearest first (as the related index answers):

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { iteratePosts, writeGraphqlBookmarks } from '../../bench/generate-library.ts'
 import type { SheafApp } from '../../src-main/app/index.ts'
+import { CATEGORY_COLORS, nextCategoryColor } from '../../src-shared/categories.ts'
+import { monthSeries } from '../../src-shared/display.ts'
 import { expectedThreads, graphqlPosts } from '../threads/walk.ts'
 import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
 
@@ -91,6 +93,13 @@ export const JOURNEYS: Journey[] = [
       await p.goto(`${ctx.url}/`)
       await p.getByRole('heading', { name: 'Bring in your saved posts' }).waitFor()
       await shootBoth(p, 'dashboard-empty')
+      // Empty states say why they are empty: nothing was imported or analysed yet.
+      await p.goto(`${ctx.url}/review`)
+      await p.getByText('Your library is empty: once posts are imported, a handful comes up here each day.').waitFor()
+      await p.goto(`${ctx.url}/categories`)
+      await p.getByText('Nothing to check yet: no post is in a category. Placements appear here once the pipeline has run.').waitFor()
+      await p.goto(`${ctx.url}/mindmap`)
+      await p.getByRole('heading', { name: 'Nothing to map yet' }).waitFor()
     },
   },
   {
@@ -123,10 +132,10 @@ export const JOURNEYS: Journey[] = [
       await writeGraphqlBookmarks(big, iteratePosts(LIBRARY_SIZE, 7))
       await p.locator('input[type=file]').setInputFiles(big)
       await p.locator('.upload-done').nth(2).waitFor({ timeout: 60_000 })
-      await shootBoth(p, 'import')
       // The new posts are one click away, and a toast says so: "Show them" opens the library with them first.
       const toastBox = p.locator('.toast', { hasText: `${LIBRARY_SIZE} new posts in your library.` })
       await toastBox.waitFor()
+      await shootBoth(p, 'import')
       await toastBox.screenshot({ path: join(SHOTS, 'import-toast-light.png') })
       await toastBox.getByRole('button', { name: 'Show them' }).click()
       await p.waitForURL(/\/library\?sort=imported/)
@@ -150,6 +159,15 @@ export const JOURNEYS: Journey[] = [
       assert(refusals.every((r) => !/id_str|full_text/.test(r)), 'no field names of the code in the refusals')
       await p.locator('.upload-failed').first().getByText('Which files can Sheaf read?').click()
       await p.locator('.upload-failed').first().screenshot({ path: join(SHOTS, 'import-refused-light.png') })
+      // A file read without error that holds no posts (an archive's long-post texts, outside the archive) says
+      // nothing was added, rather than a bare "Done" with four zeros.
+      const notes = fixture('exports', 'archive', 'alrocar_x', 'note-tweet.js')
+      if (notes) {
+        await p.locator('input[type=file]').setInputFiles(notes)
+        const row = p.locator('.upload-done', { hasText: 'note-tweet.js' })
+        await row.waitFor({ timeout: 30_000 })
+        await row.getByText('Nothing from this file was added: what it holds is not posts Sheaf keeps.').waitFor()
+      }
     },
   },
   {
@@ -168,6 +186,16 @@ export const JOURNEYS: Journey[] = [
       const months = await p.locator('.timechart table th').allTextContents()
       const idx = months.map((m) => { const d = new Date(`1 ${m.trim()}`); return d.getFullYear() * 12 + d.getMonth() })
       assert(idx.every((v, i) => i === 0 || v === idx[i - 1] + 1), `no month is missing from the axis (${months.slice(0, 6)}…)`)
+      // The chart holds the last 36 months; posts from before them are counted in a caption, not silently dropped.
+      const stats = (await p.evaluate(async () => (await fetch('/api/stats', { headers: { 'X-Sheaf-Request': '1' } })).json())) as { byMonth: { month: string; count: number }[] }
+      const series = monthSeries(stats.byMonth)
+      const earlier = series.slice(0, Math.max(0, series.length - 36)).reduce((n, d) => n + d.count, 0)
+      assert(earlier > 0, `the library spans more than three years (${series.length} months)`)
+      const caption = await text(p, '.timechart figcaption')
+      assert(Number(caption.match(/; ([\d,]+) earlier post/)?.[1].replace(/\D/g, '')) === earlier, `the chart says how many earlier posts it leaves out (${earlier}: "${caption}")`)
+      // A figure that is a link opens a view holding what it counts; no view holds only the categorised posts.
+      const linked = (await p.locator('a.figure .figure-label').allTextContents()).map((t) => t.trim())
+      assert(linked.includes('Uncategorised') && !linked.includes('Categorised'), `"Categorised" does not open the whole library (${linked})`)
       await p.getByRole('heading', { name: 'Last import' }).waitFor()
       await shootBoth(p, 'dashboard', { fullPage: true })
     },
@@ -177,8 +205,15 @@ export const JOURNEYS: Journey[] = [
     async run(ctx) {
       const p = admin(ctx)
       await p.goto(`${ctx.url}/categories`)
+      await p.locator('.cat-card').first().waitFor()
       const create = async (name: string, description: string) => {
+        const count = await p.locator('.cat-card').count()
         await p.getByRole('button', { name: 'New category' }).first().click()
+        // One palette: the choices are the categories' colours, and the one offered is the one the server would pick.
+        const swatches = await p.locator('#cat-form .swatch').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))
+        assert(swatches.join() === CATEGORY_COLORS.map((c) => `Colour ${c}`).join(), `the colour choices are the category palette (${swatches})`)
+        const offered = await p.locator('#cat-form .swatch[aria-pressed=true]').getAttribute('aria-label')
+        assert(offered === `Colour ${nextCategoryColor(count)}`, `a new category is offered the next palette colour (${offered}, ${count} categories)`)
         await p.fill('#cat-name', name)
         await p.fill('#cat-desc', description)
         await p.click('#cat-form button[type=submit]')
@@ -189,7 +224,7 @@ export const JOURNEYS: Journey[] = [
       await create('Scratch', 'Temporary')
       await p.getByRole('button', { name: 'Edit Later' }).click()
       await p.fill('#cat-name', 'Later on')
-      await p.getByRole('button', { name: 'Colour #ec4899' }).click()
+      await p.getByRole('button', { name: 'Colour #db2777' }).click()
       await p.click('#cat-form button[type=submit]')
       await p.locator('.cat-name', { hasText: 'Later on' }).waitFor()
       await p.getByRole('button', { name: 'Merge Later on' }).click()
@@ -409,6 +444,10 @@ export const JOURNEYS: Journey[] = [
       await p.keyboard.press('Enter')
       await p.locator('.result').first().waitFor({ timeout: 20_000 })
       assert((await text(p, '.result .reason')).length > 3, 'each result gives a reason')
+      // A full page of results is the closest ones, not all there are.
+      const found = await p.locator('.result').count()
+      const count = await text(p, '.result-count')
+      assert(found === 30 ? count.startsWith('The 30 closest matches') : count.startsWith(`${found} result`), `the count says what the list is (${found}: "${count}")`)
       // In the order of the relevance shown, with reasons in words (the figures are on hover only).
       const shown = (await p.locator('.result .relevance-num').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')))
       assert(shown.length > 1 && shown.every((v, i) => i === 0 || v <= shown[i - 1]), `results in the order of their relevance (${shown})`)
@@ -483,6 +522,14 @@ export const JOURNEYS: Journey[] = [
     name: 'export: json, csv and markdown downloads',
     async run(ctx) {
       const p = admin(ctx)
+      // A page whose code cannot be fetched (an update while the tab was open) says so; the window is not left blank.
+      await p.goto(`${ctx.url}/`)
+      const chunk = /\/assets\/ExportPage-[^/]*\.js$/
+      await p.route(chunk, (r) => r.abort())
+      await p.locator('nav[aria-label="Main"] .nav-link', { hasText: 'Export' }).click()
+      await p.getByText(/^This page could not be shown/).waitFor()
+      await p.screenshot({ path: join(SHOTS, 'page-failed-light.png') })
+      await p.unroute(chunk)
       await p.goto(`${ctx.url}/export`)
       await shootBoth(p, 'export')
       for (const f of ['JSON', 'CSV', 'Markdown']) {
@@ -576,6 +623,13 @@ export const JOURNEYS: Journey[] = [
       await p.goto(`${ctx.url}/categories`)
       await p.locator('.cat-card').first().waitFor()
       assert((await p.getByRole('button', { name: 'New category' }).count()) === 0, 'viewers cannot manage categories')
+      // The shortcut sheet lists only keys that do something for this role.
+      await p.keyboard.press('?')
+      const sheet = p.getByRole('dialog', { name: 'Keyboard shortcuts' })
+      await sheet.getByText('Go to Library').waitFor()
+      const listed = await sheet.locator('.shortcut-row dd').allInnerTexts()
+      assert(!listed.some((t) => /^(Go to (Search|Import|Export)|Select the highlighted post|Edit categories)$/.test(t)), `no keys the viewer cannot use (${listed})`)
+      await p.keyboard.press('Escape')
       // The admin's list now shows both invites as used, with when they were used (not an "expiry" of today).
       const a = admin(ctx)
       await a.goto(`${ctx.url}/settings?tab=users`)

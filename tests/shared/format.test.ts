@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtMonth, initials, monthSeries } from '../../src-shared/display.ts'
+import { fmtDuration, fmtMonth, initials, monthSeries } from '../../src-shared/display.ts'
 
 describe('avatar initials', () => {
   it('are whole characters: an emoji or a flag never yields half a character', () => {
@@ -24,5 +24,20 @@ describe('timeline months', () => {
   it('are labelled with the full year, never like a day ("Oct 17")', () => {
     expect(fmtMonth('2017-10')).toMatch(/2017/)
     expect(fmtMonth('2017-10')).not.toMatch(/\b17\b/)
+  })
+})
+
+describe('time left on the pipeline page', () => {
+  it('never shows 60 seconds or 60 minutes in a field', () => {
+    expect(fmtDuration(119.6)).toBe('2 min 0 s')
+    expect(fmtDuration(3599.5)).toBe('1 h 0 min')
+    expect(fmtDuration(7199)).toBe('2 h 0 min')
+    for (let s = 0; s < 8000; s += 0.7) expect(fmtDuration(s)).not.toMatch(/\b60 (s|min)\b/)
+  })
+  it('rounds up, so the last second left still reads as one', () => {
+    expect(fmtDuration(0.2)).toBe('1 s')
+    expect(fmtDuration(61)).toBe('1 min 1 s')
+    expect(fmtDuration(3601)).toBe('1 h 1 min')
+    expect(fmtDuration(null)).toBe('–')
   })
 })

@@ -122,10 +122,11 @@ const linkLabel = (u: string): string | null => {
     if (/^(github\.com|gitlab\.com|codeberg\.org)$/.test(host) && parts.length >= 2) return `${host}/${parts[0]}/${parts[1]}`
     const slug = [...parts].reverse().find((p) => /\p{L}{2}.*[-_].*\p{L}{2}/u.test(p))
     if (slug) {
-      const words = slug.replace(/\.[a-z]{2,5}$/i, '').split(/[-_]+/).filter((w) => w && !/^[0-9a-f]{6,}$/i.test(w)).join(' ')
-      if (words.length >= 8 && words.length <= 90) return `${host}: ${words}`
+      const words = slug.replace(/\.[a-z]{2,5}$/i, '').split(/[-_]+/).filter((w) => w && !looksLikeId(w)).join(' ')
+      if (words.length >= 8 && words.length <= 90 && /\p{L}{3}/u.test(words)) return `${host}: ${words}`
     }
-    const path = parts.join('/')
+    const named = parts.findIndex(looksLikeId)
+    const path = (named < 0 ? parts : parts.slice(0, named)).join('/')
     return path && host.length + path.length < 60 ? `${host}/${path}` : host
   } catch {
     return null
@@ -133,6 +134,13 @@ const linkLabel = (u: string): string | null => {
 }
 
 const VIDEO_HOSTS = /(^|\.)(youtube\.com|youtu\.be|vimeo\.com|twitch\.tv|loom\.com|tiktok\.com)$/
+
+/**
+ * A path word that is an identifier, not a word: "sM7YXL0", "ConboPdptVl", "5ce9", "1234567". A name
+ * with a number at its end ("v100", "chapter5") or a year is a word.
+ */
+const looksLikeId = (w: string): boolean =>
+  (/^[0-9a-f]{4,}$/i.test(w) && /\d/.test(w) && /[a-f]/i.test(w)) || /\d\D+\d|\D\d+\D/u.test(w) || /\p{Ll}\p{Lu}.*\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}+\p{Lu}/u.test(w) || /^\d{5,}$/.test(w)
 
 const clock = (ms: number): string => {
   const s = Math.round(ms / 1000)
@@ -175,7 +183,7 @@ const describeShort = (post: PostLike, own: string, opts: SummarizeOptions): str
     const by = post.quoted?.authorHandle ? ` @${post.quoted.authorHandle}` : ''
     return truncate(`Quotes${by}: ${lead(quoted, MAX_SUMMARY - by.length - 8)}`)
   }
-  const link = post.urls.map((u) => ({ u: u.expandedUrl, label: linkLabel(u.expandedUrl) })).find((l) => l.label && !/^(x|twitter)\.com\//.test(l.label))
+  const link = post.urls.map((u) => ({ u: u.expandedUrl, label: linkLabel(u.expandedUrl) })).find((l) => l.label && !/^(x|twitter)\.com(\/|$)/.test(l.label))
   if (link?.label && !lower.includes(domainOf(link.u) ?? link.label)) return `Link to ${link.label}`
   if (!own) return mediaLabel(post.media)
   return ''

@@ -79,13 +79,6 @@ export function ossReportOf(entities: Entities): OssReport | null {
   return { host: repo.host, owner: repo.owner, name: repo.name, url: repo.url, language, topics: entities.topics.slice(0, 8) }
 }
 
-function fallbackTags(post: EnginePost, e: Entities): string[] {
-  if (e.domains.length) return [e.domains[0]]
-  const m = post.media[0]?.type
-  if (m) return [m === 'photo' ? 'image' : 'video']
-  if (e.mentions.length) return ['conversation']
-  return ['note']
-}
 
 /** What the sentence encoder reads beside a post's words: what it quotes, and what its images say. */
 const besideText = (post: EnginePost): string =>
@@ -171,8 +164,6 @@ export function createEngine(config: EngineConfig): EngineState & {
         const sentiment = classifySentiment(post.text, { doc, vector: vectors[i] })
         // Near-synonyms of tags already in the library ("devs", "developers") read as those.
         const tags = await merger.resolve(suggestTags(p, ents, { vocab: state.vocab, doc }))
-        // A bare link, emoji or picture yields no keywords; it still gets a tag saying what it is.
-        if (tags.length === 0) tags.push(...fallbackTags(post, ents).map((t) => state.vocab.normalize(t)))
         const summary = summarize(p, { ocrText: post.imageText, thread: ents.kind === 'thread', sentenceVectors: sentenceVectors[i] })
         const action = classifyAction(p, ents, sentiment, { vector: vectors[i], prototypes })
         out.push({ id: post.id, summary, tags, sentiment: sentiment.label, sentimentConfidence: sentiment.confidence, action, ossReport: ossReportOf(ents), vector: vectors[i] })

@@ -66,6 +66,10 @@ describe('summarize', () => {
     expect(await summaryOf(makePost('', { authorHandle: 'dev', media: [media('video')] }))).toBe('Video (1:00)')
     expect(await summaryOf(makePost('Worth a look https://t.co/x1', { urls: [link('https://github.com/acme/pgmig')] }))).toBe('Link to github.com/acme/pgmig')
     expect(await summaryOf(makePost('Good read https://t.co/x1', { urls: [link('https://morling.dev/blog/whats-in-a-good-error-message/')] }))).toBe('Link to morling.dev: whats in a good error message')
+    // identifiers in a link's path say nothing: the path stops before them
+    expect(await summaryOf(makePost('Mirad esto https://t.co/x1', { urls: [link('https://ray.so/sM7YXL0')] }))).toBe('Link to ray.so')
+    expect(await summaryOf(makePost('El mapa https://t.co/x1', { urls: [link('https://team.example.com/u/ana/builder/5ce9a1b2-4307-9a6d')] }))).toBe('Link to team.example.com/u/ana/builder')
+    expect(await summaryOf(makePost('Here https://t.co/x1', { urls: [link('https://felt.com/map/cemeteries-FA6XhFqoSQWwobdyFrkmZA')] }))).toBe('Link to felt.com: cemeteries')
     const quoting = makePost('This, exactly.', { quoted: { ...makePost('Estimates fail because the work is unknown until it is done.'), authorHandle: 'kent' } })
     expect(await summaryOf(quoting)).toBe('Quotes @kent: Estimates fail because the work is unknown until it is done.')
   })

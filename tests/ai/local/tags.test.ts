@@ -51,11 +51,20 @@ describe('suggestTags keywords', () => {
       return suggestTags(p, extractEntities(p), { vocab: createTagVocabulary(), doc: readText(text) })
     }
     expect(tags("What's stopping you from making 20 crore a year?")).toEqual(['crore'])
-    expect(tags('Discovering books from first principles.')).toEqual(expect.arrayContaining(['book', 'principles']))
+    expect(tags('Discovering books from first principles.')).toContain('book')
     expect(tags('Discovering books from first principles.')).not.toContain('discovering')
     expect(tags('amazing alpha here')).toEqual(['alpha'])
-    // "read" as a noun is kept
-    expect(tags('another read on netflix infra this time on how are they scaling their containers')).toEqual(['netflix', 'containers', 'read'])
+  })
+
+  it('are one noun, for a post with nothing named: past the rarest, nouns are filler', () => {
+    const tags = (text: string) => {
+      const p = makePost(text)
+      return suggestTags(p, extractEntities(p), { vocab: createTagVocabulary(), doc: readText(text) })
+    }
+    expect(tags('Discovering books from first principles.')).not.toContain('principles')
+    const netflix = tags('another read on netflix infra this time on how are they scaling their containers')
+    expect(netflix).toContain('netflix')
+    expect(netflix).not.toContain('read')
   })
 
   it('are not taken from the words of a post in another language (the resources are English)', () => {
@@ -69,8 +78,8 @@ describe('suggestTags keywords', () => {
     expect(tags('Russische Spione in Berlin festgenommen', 'de')).toContain('german')
     // named things still count in any language
     expect(tags('El miércoles me llegó uno de estos en Android, obviamente sin leerlo', 'es')).toContain('android')
-    expect(tags('Discovering books from first principles.', 'und')).toEqual(expect.arrayContaining(['book', 'principles']))
-    expect(tags('Discovering books from first principles.', null)).toEqual(expect.arrayContaining(['book', 'principles']))
+    expect(tags('Discovering books from first principles.', 'und')).toContain('book')
+    expect(tags('Discovering books from first principles.', null)).toContain('book')
   })
 })
 
@@ -105,21 +114,24 @@ describeIf(hasFixtures, NEEDS_FIXTURES)('suggestTags on real posts', () => {
   it('tags posts with their named things and topics', () => {
     expect(tagsOf('2074968589820739994')).toEqual(expect.arrayContaining(['grok', 'gpt', 'ai']))
     expect(tagsOf('2074974895750951259')).toEqual(expect.arrayContaining(['tesla', 'model s', 'electric vehicles']))
-    expect(tagsOf('1564644124858486785')).toEqual(expect.arrayContaining(['chirp dev challenge', 'chirp']))
+    expect(tagsOf('1564644124858486785')).toContain('chirp dev challenge')
+    // a word of a longer tag on the same post adds nothing
+    expect(tagsOf('1564644124858486785')).not.toContain('chirp')
   })
-  it('gives 3 to 5 tags to posts with something to say (a few have only 2 nouns worth a tag)', () => {
+  it('gives 1 to 5 tags to posts with something to say, 2 or more to nearly all', () => {
     const vocab = createTagVocabulary()
     // English posts: the resources are English; a Japanese post gets its hashtags only.
     const english = posts.filter((x) => (x.text.match(/[a-z]/gi) ?? []).length > 120)
-    let three = 0
+    let two = 0
     for (const p of english) {
       const tags = suggestTags(p, extractEntities(p), { vocab, doc: readText(p.text) })
-      expect(tags.length, p.text).toBeGreaterThanOrEqual(2)
+      expect(tags.length, p.text).toBeGreaterThanOrEqual(1)
       expect(tags.length).toBeLessThanOrEqual(5)
       expect(new Set(tags).size).toBe(tags.length)
-      if (tags.length >= 3) three++
+      for (const t of tags) expect(tags.filter((u) => u !== t && u.split(' ').includes(t)), t).toEqual([])
+      if (tags.length >= 2) two++
     }
-    expect(three / english.length).toBeGreaterThanOrEqual(0.95)
+    expect(two / english.length).toBeGreaterThanOrEqual(0.9)
   })
 })
 
@@ -133,6 +145,12 @@ describe('suggestTags in another language', () => {
     expect(tags('Detalle final: "que no tape el texto"  Por último, el crédito bien merecido.', 'es')).toEqual(['spanish'])
     expect(tags('TIL  En Arc: Alt+Cmd+N te abre una ventana de búsqueda', 'es')).not.toContain('en arc')
     expect(tags('Russische Spione in Berlin festgenommen, sagt die Bundesanwaltschaft', 'de')).toEqual(expect.arrayContaining(['german']))
+  })
+  it('names the language only when the post has words enough to be in one (X guesses on "Synth60", "c viene")', () => {
+    expect(tags('c viene', 'fr')).toEqual([])
+    expect(tags('Synth60', 'da')).toEqual([])
+    expect(tags('Paletas super básicas para empezar a pintar', 'es')).toContain('spanish')
+    expect(tags('風景イラスト「夕風の音」', 'ja')).toContain('japanese')
   })
   it('does not read a common word of the language as a product ("la imagen" is not Google\'s Imagen)', () => {
     expect(tags('y la imagen se publicó esa misma tarde', 'es')).not.toContain('imagen')
