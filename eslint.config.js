@@ -42,7 +42,18 @@ const boundaryPolicies = [
     disallow: {
       to: { element: { types: { anyOf: ['capability', 'store', 'http'] }, fileInternalPath: '!**/index.ts' } },
     },
-    message: 'import the folder\'s public face (an index.ts), not its internals',
+    message: 'import the folder\'s public face (its index.ts; the store\'s: faces/<capability>.ts), not its internals',
+  },
+  // The store has a face per capability (src-main/store/faces/NAME.ts: what that capability may call)
+  // and index.ts, which opens and closes the database, for the composition root.
+  {
+    from: el('capability'),
+    disallow: { to: { element: { type: 'store', fileInternalPath: 'index.ts' } } },
+    message: 'a capability calls the store through its own face, src-main/store/faces/<capability>.ts',
+  },
+  {
+    from: el('capability'),
+    allow: { to: { element: { type: 'store', fileInternalPath: 'faces/{{ from.element.captured.name }}.ts' } } },
   },
   // ...except inside one folder (a later matching policy wins).
   { allow: { dependency: { relationship: { to: 'internal' } } } },

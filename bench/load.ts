@@ -23,9 +23,11 @@ import http from 'node:http'
 import { tmpdir, loadavg, cpus } from 'node:os'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
+import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { putSetting } from '../src-main/store/queries/settings.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 import { cpuMs, listeningUrl, processMemoryMb } from './child-server.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: {
   library: { type: 'string', default: '20000' }, import: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' },
@@ -203,7 +205,7 @@ async function closedLoop(kind: number, secs: number): Promise<Summary> {
 const pendingIndex = () => {
   const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
   try {
-    return db.$client.prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
+    return sqliteOf(db).prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
   } finally {
     closeDatabase(db)
   }

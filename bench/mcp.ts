@@ -17,9 +17,11 @@ import { createAuth } from '../src-main/auth/index.ts'
 import { createLibrary } from '../src-main/library/index.ts'
 import { createSearch } from '../src-main/search/index.ts'
 import { createMemoryStore } from '../src-main/secrets/index.ts'
-import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
+import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { putSetting } from '../src-main/store/queries/settings.ts'
 import { listeningUrl } from './child-server.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' }, data: { type: 'string' } } })
 const n = Number(values.posts)
@@ -32,7 +34,7 @@ mkdirSync(dataDir, { recursive: true })
 const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
 const clock = () => Date.UTC(2025, 11, 20)
 let prepareMs: number | string = 'reused library'
-if ((db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number) < n) {
+if ((sqliteOf(db).prepare('SELECT count(*) FROM bookmarks').pluck().get() as number) < n) {
   const t0 = performance.now()
   putSetting(db, 'ai', { autoRunAfterImport: false }) // the library and search alone, not the pipeline
   const library = createLibrary({ db, clock })

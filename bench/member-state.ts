@@ -13,8 +13,10 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createApp, createLogger, resolveConfig } from '../src-main/app/index.ts'
 import { createMemoryStore } from '../src-main/secrets/index.ts'
-import { closeDatabase, openDatabase, putSetting } from '../src-main/store/index.ts'
+import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { putSetting } from '../src-main/store/queries/settings.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' } } })
 const n = Number(values.posts)
@@ -29,7 +31,7 @@ putSetting(pre, 'ai', { autoRunAfterImport: false })
 closeDatabase(pre)
 const config = resolveConfig({ dataDir, host: '127.0.0.1', port: 0 }, { SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m' })
 const sheaf = await createApp(config, { secrets: createMemoryStore(), log: createLogger({ level: 'error', write: () => {} }), bcryptCost: 4 })
-const db = sheaf.db.$client
+const db = sqliteOf(sheaf.db)
 
 let t0 = performance.now()
 const imported = await sheaf.library.importFile(file)

@@ -18,8 +18,11 @@ import { LOCAL_EMBEDDING_MODEL } from '../src-main/ai/index.ts'
 import { loadSentenceEncoder } from '../src-main/ai/local/index.ts'
 import { createLibrary } from '../src-main/library/index.ts'
 import { createSearch, type SearchMode } from '../src-main/search/index.ts'
-import { closeDatabase, openDatabase, transaction, writeEmbedding, type Db } from '../src-main/store/index.ts'
+import { closeDatabase, openDatabase, type Db } from '../src-main/store/index.ts'
+import { transaction } from '../src-main/store/db.ts'
+import { writeEmbedding } from '../src-main/store/queries/embeddings.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '300' }, encoder: { type: 'boolean', default: false }, db: { type: 'string' } } })
 const n = Number(values.posts)
@@ -34,12 +37,12 @@ const db = openDatabase({ file: dbFile })
 const clock = () => Date.UTC(2025, 11, 20)
 const library = createLibrary({ db, clock })
 let t0 = performance.now()
-const imported = reuse ? { imported: db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number } : await library.importFile(file)
+const imported = reuse ? { imported: sqliteOf(db).prepare('SELECT count(*) FROM bookmarks').pluck().get() as number } : await library.importFile(file)
 const importMs = reuse ? null : performance.now() - t0
 
 const REAL = 2000
 async function writeEncoderVectors(db: Db): Promise<number> {
-  const rows = db.$client.prepare('SELECT id, text FROM bookmarks ORDER BY id').all() as Array<{ id: number; text: string }>
+  const rows = sqliteOf(db).prepare('SELECT id, text FROM bookmarks ORDER BY id').all() as Array<{ id: number; text: string }>
   const real = await (await loadSentenceEncoder()).encode(rows.slice(0, REAL).map((r) => r.text))
   let seed = 5
   const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 0.04

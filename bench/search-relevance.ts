@@ -24,6 +24,7 @@ import { createSearch, providerEmbedder, providerReranker, type Search, type Sea
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { sheafExport } from '../tests/search/sheaf-export.ts'
 import { CATEGORIES, TARGETS, distractors, judged, type QueryKind } from './search-relevance-set.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: { verbose: { type: 'boolean', default: false } } })
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../shared/fixtures/exports')
@@ -52,7 +53,7 @@ for (const f of fixtureFiles) {
 const generated = join(dir, 'generated.json')
 writeFileSync(generated, sheafExport([...TARGETS, ...distractors(400)], CATEGORIES))
 await library.importFile(generated)
-const total = db.$client.prepare('SELECT count(*) FROM bookmarks').pluck().get() as number
+const total = sqliteOf(db).prepare('SELECT count(*) FROM bookmarks').pluck().get() as number
 
 // The library is analysed as the app does after an import (local models, no media fetching): the
 // sentence encoder's vectors are what the meaning-based half searches once they cover the library.
@@ -67,7 +68,7 @@ const offline = createSearch({ db, clock })
 const search = offline
 search.indexQueued()
 await search.backfillEmbeddings()
-const idOf = new Map((db.$client.prepare('SELECT post_id AS p, id FROM bookmarks').all() as Array<{ p: string; id: number }>).map((r) => [r.p, r.id]))
+const idOf = new Map((sqliteOf(db).prepare('SELECT post_id AS p, id FROM bookmarks').all() as Array<{ p: string; id: number }>).map((r) => [r.p, r.id]))
 const queries = judged()
 
 type Score = { mrr: number; recall: number; n: number }

@@ -14,9 +14,11 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { NormalizedPost } from '../src-shared/schemas/posts.ts'
 import { createLibrary } from '../src-main/library/index.ts'
-import { closeDatabase, openDatabase, transaction, type Db } from '../src-main/store/index.ts'
+import { closeDatabase, openDatabase, type Db } from '../src-main/store/index.ts'
+import { transaction } from '../src-main/store/db.ts'
 import { assembleThreads } from '../src-main/threads/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '3' },
@@ -85,7 +87,7 @@ for (let r = 0; r < rounds; r++) {
     } else {
       withThreads.push(run.ms)
       cpuWith.push(run.cpuMs)
-      run.db.$client.prepare('DELETE FROM thread_parts').run()
+      sqliteOf(run.db).prepare('DELETE FROM thread_parts').run()
       const t0 = performance.now()
       const res = transaction(run.db, () => assembleThreads(run.db))
       assembly.push(performance.now() - t0)

@@ -63,6 +63,14 @@ export interface ConfigFlags {
   port?: number
 }
 
+/**
+ * `sheaf mcp`, the client side: where Sheaf answers without --url (SHEAF_URL, else this machine on
+ * SHEAF_PORT or 5717) and the personal API token (SHEAF_TOKEN only, so it never shows in a process list).
+ */
+export function resolveMcpClientConfig(env: NodeJS.ProcessEnv = process.env): { url: string; token: string | null } {
+  return { url: env.SHEAF_URL ?? `http://127.0.0.1:${env.SHEAF_PORT || DEFAULT_PORT}`, token: env.SHEAF_TOKEN?.trim() || null }
+}
+
 /** Flags > environment (SHEAF_*) > defaults. Settings stored in the data dir apply later, at run time. */
 export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = flags.dataDir ?? env.SHEAF_DATA_DIR ?? defaultDataDir(env)

@@ -7,15 +7,15 @@ import {
   mediaRoutes, mindmapRoutes, clearSpool, searchRoutes, serveGuarded, settingsRoutes, statsRoutes, type AppEnv, type RouteModule,
   digestRoutes, reviewRoutes, stateRoutes,
 } from '../http/index.ts'
-import { createLan, type Lan, type LanNetwork } from '../lan/index.ts'
+import { createLan, type FetchHandler, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createMcpHandler } from '../mcp/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
 import { createLibrary, type Library } from '../library/index.ts'
-import { createMember } from '../member/index.ts'
-import { activeEmbedder, activeReranker, createSearch, type Reranker } from '../search/index.ts'
+import { createMember, type Member } from '../member/index.ts'
+import { activeEmbedder, activeReranker, createSearch, type Reranker, type Search } from '../search/index.ts'
 import { createPipeline, type Pipeline } from '../pipeline/index.ts'
 import { createSettings, type Settings } from '../settings/index.ts'
-import { createMediaCache, createMediaFiles } from '../media/index.ts'
+import { createMediaCache, createMediaFiles, type MediaFiles } from '../media/index.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
@@ -56,7 +56,10 @@ export interface SheafApp {
   close(): Promise<void>
 }
 
-/** The composition root: the one place that wires configuration, store, secrets, capabilities and routes. */
+/**
+ * The composition root: the one place that wires configuration, store, secrets, capabilities and
+ * routes. It reads top to bottom: each piece is made from the pieces above it.
+ */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<SheafApp> {
   const log = overrides.log ?? createLogger()
   const clock = overrides.clock ?? Date.now
@@ -68,54 +71,59 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const auth = createAuth({ db, secrets, clock, bcryptCost: overrides.bcryptCost })
     await auth.key.current()
     await bootstrapAdmin(config, auth, log)
-    const extraHosts = new Set(config.allowedHosts)
     const spoolDir = join(config.dataDir, 'tmp')
     clearSpool(spoolDir)
-    const settings = createSettings({ db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: config.claudePath ?? undefined })
+
+    const settings = createSettings({
+      db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: config.claudePath ?? undefined,
+    })
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
-    const pipeline = createPipeline({ db, clock, log, activeProvider: () => settings.activeProvider(), mediaCache: () => (settings.fetchMedia() ? mediaCache : null), autoRunAfterImport: () => settings.autoRunAfterImport(), batchScale: overrides.pipelineBatchScale })
-    // onImported (ids of new and changed posts): index them for search now, and auto-run the pipeline.
-    const library = createLibrary({ db, clock, log, tempDir: spoolDir, onImported: (ids) => {
-      search.kick()
-      return pipeline.onImported(ids)
-    }, onCategoriesChanged: () => pipeline.categoriesChanged() })
-    // Capabilities are created here and their routes listed below, one line each.
+    const pipeline = createPipeline({
+      db, clock, log, batchScale: overrides.pipelineBatchScale,
+      activeProvider: () => settings.activeProvider(),
+      mediaCache: () => (settings.fetchMedia() ? mediaCache : null),
+      autoRunAfterImport: () => settings.autoRunAfterImport(),
+    })
     // Resolved per search from the current settings; the local provider has no model to rerank with.
     const remoteProvider = async () => (settings.stored().provider === 'local' ? null : settings.activeProvider())
-    const reranker = overrides.reranker !== undefined ? overrides.reranker : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
-    const member = createMember({ db, clock, items: (ids, userId) => library.bookmarks.items(ids, userId) })
+    const reranker = overrides.reranker !== undefined
+      ? overrides.reranker
+      : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
     const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), log })
-    const lan = createLan({ db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites,
-      fetch: (req, env) => app.fetch(req, env), serve: (o, onListening) => serveGuarded({ ...o, limits: config.connections }, onListening), network: overrides.lanNetwork })
-    const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
+    const library = createLibrary({
+      db, clock, log, tempDir: spoolDir,
+      // New and changed posts: index them for search now, and auto-run the pipeline.
+      onImported: (ids) => {
+        search.kick()
+        return pipeline.onImported(ids)
+      },
+      onCategoriesChanged: () => pipeline.categoriesChanged(),
+    })
+    const member = createMember({ db, clock, items: (ids, userId) => library.bookmarks.items(ids, userId) })
+    const media = createMediaFiles({ db, cache: mediaCache })
+
+    // The LAN listener serves the very app built last, from every route; `self` hands it over then.
+    const self = selfFetch()
+    const extraHosts = new Set(config.allowedHosts)
+    const lan = createLan({
+      db, secrets, dataDir: config.dataDir, clock, log, extraHosts, invites: auth.invites, fetch: self.fetch, network: overrides.lanNetwork,
+      serve: (o, onListening) => serveGuarded({ ...o, limits: config.connections }, onListening),
+    })
     settings.setLanStatus(() => lan.status())
-    const routes: RouteModule[] = [
-      { path: '/bookmarks', routes: bookmarkRoutes({ library }) },
-      { path: '/categories', routes: categoryRoutes({ library, pipeline }) },
-      { path: '/stats', routes: statsRoutes({ library }) },
-      { path: '/mindmap', routes: mindmapRoutes({ library }) },
-      { path: '/import', routes: importRoutes({ library, limitBytes: () => config.importLimitBytes, spoolDir }) },
-      { path: '/export', routes: exportRoutes({ library }) },
-      { path: '/search', routes: searchRoutes({ search, member }) },
-      { path: '/bookmarks', routes: stateRoutes({ member }) },
-      { path: '/review', routes: reviewRoutes({ member }) },
-      { path: '/digest', routes: digestRoutes({ member }) },
-      { path: '/categorize', routes: categorizeRoutes({ pipeline }) },
-      { path: '/settings', routes: settingsRoutes({ settings }) },
-      { path: '/media', routes: mediaRoutes({ media: createMediaFiles({ db, cache: mediaCache }) }) },
-      { path: '/lan', routes: lanRoutes({ lan }) },
-      { path: '/auth/desktop', routes: desktopLoginRoutes({ localLogin, sessions: auth.sessions }) },
-    ]
+    const localLogin = createLocalLogin({ clock, owner: () => firstAdmin(auth.users.list()) })
+
     const app = createHttpApp({
       config,
       auth,
       clock,
       logError: (m, e) => log.error(m, e),
       allowedHosts: () => [...extraHosts],
-      routes,
-      mcp: createMcpHandler(async (req) => app.fetch(req, { via: 'mcp' } as AppEnv['Bindings'])),
+      routes: routesOf({ config, spoolDir, auth, library, pipeline, search, member, settings, lan, localLogin, media }),
+      mcp: createMcpHandler(async (req) => self.fetch(req, { via: 'mcp' })),
     })
+    self.serve(app)
     pipeline.resume()
+
     const close = async () => {
       await pipeline.close()
       search.close()
@@ -129,6 +137,56 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     closeDatabase(db)
     throw e
   }
+}
+
+/** The app's own fetch for what serves it again (LAN, MCP's in-process calls), bound once it is built. */
+function selfFetch(): { fetch: FetchHandler; serve(app: Hono<AppEnv>): void } {
+  let app: Hono<AppEnv> | null = null
+  return {
+    fetch: (req, env) => {
+      if (!app) throw new Error('the app is not built yet')
+      return app.fetch(req, env as AppEnv['Bindings'])
+    },
+    serve: (built) => {
+      app = built
+    },
+  }
+}
+
+interface Capabilities {
+  config: Config
+  spoolDir: string
+  auth: Auth
+  library: Library
+  pipeline: Pipeline
+  search: Search
+  member: Member
+  settings: Settings
+  lan: Lan
+  localLogin: LocalLogin
+  media: MediaFiles
+}
+
+/** Every capability's routes, one line each, mounted under /api/<path>. */
+function routesOf(c: Capabilities): RouteModule[] {
+  const { library, pipeline, member } = c
+  return [
+    { path: '/bookmarks', routes: bookmarkRoutes({ library }) },
+    { path: '/categories', routes: categoryRoutes({ library, pipeline }) },
+    { path: '/stats', routes: statsRoutes({ library }) },
+    { path: '/mindmap', routes: mindmapRoutes({ library }) },
+    { path: '/import', routes: importRoutes({ library, limitBytes: () => c.config.importLimitBytes, spoolDir: c.spoolDir }) },
+    { path: '/export', routes: exportRoutes({ library }) },
+    { path: '/search', routes: searchRoutes({ search: c.search, member }) },
+    { path: '/bookmarks', routes: stateRoutes({ member }) },
+    { path: '/review', routes: reviewRoutes({ member }) },
+    { path: '/digest', routes: digestRoutes({ member }) },
+    { path: '/categorize', routes: categorizeRoutes({ pipeline }) },
+    { path: '/settings', routes: settingsRoutes({ settings: c.settings }) },
+    { path: '/media', routes: mediaRoutes({ media: c.media }) },
+    { path: '/lan', routes: lanRoutes({ lan: c.lan }) },
+    { path: '/auth/desktop', routes: desktopLoginRoutes({ localLogin: c.localLogin, sessions: c.auth.sessions }) },
+  ]
 }
 
 async function bootstrapAdmin(config: Config, auth: Auth, log: Logger): Promise<void> {

@@ -3,7 +3,7 @@ import { AppError } from '../../src-shared/errors.ts'
 import { can, forbiddenMessage } from '../../src-shared/roles.ts'
 import { API_TOKEN_PREFIX, type ApiToken, type CreateTokenBody, type TokenCreated, type TokenIdentity } from '../../src-shared/schemas/tokens.ts'
 import type { User } from '../../src-shared/schemas/users.ts'
-import * as store from '../store/index.ts'
+import * as store from '../store/faces/auth.ts'
 import { toUser } from './users.ts'
 
 /** 256 random bits: a hash of it cannot be reversed by guessing, so a fast hash is enough (docs/decisions.md). */

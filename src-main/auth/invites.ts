@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { AppError } from '../../src-shared/errors.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { INVITE_DEFAULT_TTL_DAYS, type Invite } from '../../src-shared/schemas/users.ts'
-import * as store from '../store/index.ts'
+import * as store from '../store/faces/auth.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** 160 random bits; the 4-character hint leaves well over 128 unknown. */

@@ -1,6 +1,6 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { RegisterBody, SetupBody, User } from '../../src-shared/schemas/users.ts'
-import * as store from '../store/index.ts'
+import * as store from '../store/faces/auth.ts'
 import type { Invites } from './invites.ts'
 import { createDummyHash, hashPassword, verifyPassword } from './passwords.ts'
 import type { SigningKey } from './signing-key.ts'

@@ -1,7 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import type { User } from '../../src-shared/schemas/users.ts'
-import * as store from '../store/index.ts'
+import * as store from '../store/faces/auth.ts'
 import { hashPassword } from './passwords.ts'
 
 export const toUser = (row: store.UserRow): User => ({ id: row.id, name: row.name, email: row.email, role: row.role })

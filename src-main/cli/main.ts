@@ -23,11 +23,11 @@ export function buildProgram(): Command {
     .option('--no-ui', 'serve the API only')
     .option('--lan', 'also share on the home network over HTTPS for this run (see docs/lan.md)')
     .action(async (o: { host?: string; port?: number; ui: boolean; lan?: boolean }, cmd: Command) => {
-      const { serve, checkRequiredSecretStore } = await import('../app/index.ts')
+      const { serve, checkRequiredSecretStore, resolveConfig } = await import('../app/index.ts')
       await checkRequiredSecretStore({ dataDir: cmd.optsWithGlobals().dataDir })
-      // SHEAF_UI_DIR names a UI built elsewhere; without it, a source checkout builds its own when missing.
+      // SHEAF_UI_DIR (Config's uiDir) names a UI built elsewhere; without it, a source checkout builds its own when missing.
       const built = () => ensureUiBuilt(ROOT, (line) => process.stderr.write(`${line}\n`))
-      const uiDir = o.ui ? (process.env.SHEAF_UI_DIR ?? (built() ? BUILT_UI : null)) : null
+      const uiDir = o.ui ? (resolveConfig().uiDir ?? (built() ? BUILT_UI : null)) : null
       const { sheaf, server } = await serve({ host: o.host, port: o.port, dataDir: cmd.optsWithGlobals().dataDir, uiDir })
       if (!uiDir && o.ui) sheaf.log.warn('the UI could not be built (run `npm run build:web` to see why); serving the API only')
       else if (uiDir && !existsSync(join(uiDir, 'index.html'))) sheaf.log.warn(`no built UI in ${uiDir} (SHEAF_UI_DIR); serving the API only`)

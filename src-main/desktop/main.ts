@@ -17,7 +17,7 @@ if (process.platform === 'win32') electron.app.setAppUserModelId('app.sheaf.desk
 
 const desktop = await createDesktop({
   electron,
-  startBackend: () => startBackend({ dataDir: process.env.SHEAF_DATA_DIR, uiDir: existsSync(join(uiDir, 'index.html')) ? uiDir : null }),
+  startBackend: () => startBackend({ uiDir: existsSync(join(uiDir, 'index.html')) ? uiDir : null }),
   preloadPath: join(here, '..', 'preload', 'preload.cjs'),
   iconPath: join(resources, 'icons', 'png', '512x512.png'),
   trayIconPath: join(resources, 'icons', 'png', process.platform === 'darwin' ? '16x16.png' : '32x32.png'),

@@ -171,7 +171,8 @@ function parseUrls(s: string): Array<{ url: string; expandedUrl: string }> {
   }
 }
 
-function quotedIdOf(s: string | null): string | null {
+/** The post id a stored `quoted` (JSON text) names, or null. */
+export function quotedIdOf(s: string | null): string | null {
   if (!s) return null
   try {
     const v = JSON.parse(s) as { postId?: unknown } | null

@@ -1,18 +1,21 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Bookmark, BookmarkDetail, BookmarkList, CategorySummary, Knowledge } from '../../src-shared/schemas/bookmarks.ts'
-import type { BookmarkListQuery, BulkBody, LanguageCounts } from '../../src-shared/schemas/library.ts'
+import type { BookmarkFilterQuery, BookmarkListQuery, BulkBody, LanguageCounts } from '../../src-shared/schemas/library.ts'
 import {
+  inTransaction,
   assignCategory, assignmentsOf, bookmarkById, bookmarkIdsInLanguage, bookmarksByIds, categoriesForBookmarks, categoryBySlug, categoryIdsBySlugs,
   countBookmarks, deleteBookmarks, languageCounts, deleteNote, existingBookmarkIds, knowledgeFor, libraryStamp, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
-  putNote, searchTextMatchIds, STATE_FLAGS, stateIds, statesFor, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db,
+  putNote, searchTextMatchIds, STATE_FLAGS, stateIds, statesFor, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type PostHas,
   type KnowledgeRecord, type StateFilter,
-} from '../store/index.ts'
+} from '../store/faces/library.ts'
 import { assembleThreads, linkedPosts, threadOf } from '../threads/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
 import { duplicatesOf, mergeBookmarks, mergedRecordsOf } from './duplicates.ts'
 
-export const filterOf = (q: Partial<Omit<BookmarkFilter, 'threads'>> & { threads?: string }): BookmarkFilter => ({
-  category: q.category, source: q.source, q: q.q || undefined, author: q.author, media: q.media,
+const HAS_MEDIA: Record<NonNullable<BookmarkFilterQuery['media']>, PostHas> = { photo: 'photo', video: 'video', any: 'media', none: 'no-media' }
+
+export const filterOf = (q: BookmarkFilterQuery & { threads?: string }): BookmarkFilter => ({
+  category: q.category, source: q.source, q: q.q || undefined, author: q.author, has: q.media && [HAS_MEDIA[q.media]],
   from: q.from, to: q.to, uncategorized: q.uncategorized || undefined, tag: q.tag, lang: q.lang,
   threads: q.threads === 'collapsed' ? 'collapsed' : undefined,
 })
@@ -135,7 +138,7 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
     const now = performance.now()
     const library = libraryStamp(db)
     const hit = recent.get(q)
-    if (hit && now - hit.at < REUSE_MS && (hit.library === library || db.$client.inTransaction)) return hit.ids
+    if (hit && now - hit.at < REUSE_MS && (hit.library === library || inTransaction(db))) return hit.ids
     const ids = searchTextMatchIds(db, q)
     if (recent.size >= 50) recent.delete(recent.keys().next().value!)
     recent.set(q, { ids, at: now, library })

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import type { Bookmark, CategorySummary, Media } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, NormalizedPost, PostMedia, PostUrl, QuotedPost } from '../../src-shared/schemas/posts.ts'
-import type { BookmarkRecord, BookmarkValues, MediaRecord } from '../store/index.ts'
+import type { BookmarkRecord, BookmarkValues, BookmarkWithRaw, MediaRecord } from '../store/faces/library.ts'
 
 export const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -70,7 +70,7 @@ export const toPostMedia = (m: MediaRecord): PostMedia => ({
 })
 
 /** The stored post back in the importers' shape (what mergePost and the Sheaf export need). */
-export function recordToPost(r: BookmarkRecord & { rawJson: string }, media: MediaRecord[]): NormalizedPost {
+export function recordToPost(r: BookmarkWithRaw, media: MediaRecord[]): NormalizedPost {
   return {
     postId: r.postId,
     text: r.text,

@@ -1,5 +1,5 @@
 import { keysOfStored } from '../duplicates/index.ts'
-import { countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, type Db } from '../store/index.ts'
+import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, type Db } from '../store/faces/library.ts'
 
 const CHUNK = 1000
 /** A post's page keys what is still queued first when this little is left (a small import, a test); more waits for the background. */
@@ -20,7 +20,7 @@ export interface KeyFill {
 export function startKeyFill({ db, everyMs = 25, idleMs = 1000 }: { db: Db; everyMs?: number; idleMs?: number }): KeyFill {
   /** 'busy': a write is open; 'done': nothing queued; 'more': keep going. */
   const step = (): 'busy' | 'done' | 'more' => {
-    if (!db.$client.open || db.$client.inTransaction) return 'busy'
+    if (!isOpen(db) || inTransaction(db)) return 'busy'
     const rows = queuedForKeys(db, CHUNK)
     if (rows.length === 0) return 'done'
     transaction(db, () => {
@@ -33,7 +33,7 @@ export function startKeyFill({ db, everyMs = 25, idleMs = 1000 }: { db: Db; ever
   let stopped = false
   const tick = () => {
     timer = null
-    if (stopped || !db.$client.open) return
+    if (stopped || !isOpen(db)) return
     const s = step()
     timer = setTimeout(tick, s === 'done' ? idleMs : everyMs)
     timer.unref()
@@ -47,7 +47,7 @@ export function startKeyFill({ db, everyMs = 25, idleMs = 1000 }: { db: Db; ever
       timer = null
     },
     catchUp() {
-      if (!db.$client.open || db.$client.inTransaction) return
+      if (!isOpen(db) || inTransaction(db)) return
       const n = countQueuedForKeys(db, CATCH_UP_MAX + 1)
       if (n === 0 || n > CATCH_UP_MAX) return
       while (step() === 'more');

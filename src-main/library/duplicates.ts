@@ -4,7 +4,8 @@ import type { Engagement } from '../../src-shared/schemas/posts.ts'
 import {
   bookmarkById, bookmarkIdByPostId, bookmarksByIds, deleteBookmarks, foldBookmarkInto, foldMemberState, insertMergedPost, mergedPostsFor, movePostKeys,
   postsQuoting, postsSharingKeys, setEngagement, transaction, type BookmarkRecord, type Db, type PostKeyKind,
-} from '../store/index.ts'
+} from '../store/faces/library.ts'
+import { quotedIdOf } from '../duplicates/index.ts'
 import { engagementOf, engagementScore, iso } from './convert.ts'
 
 /** Copies shown on a post, at most. */
@@ -36,7 +37,7 @@ export function duplicatesOf(db: Db, row: BookmarkRecord): Duplicate[] {
   }
   for (const s of postsSharingKeys(db, row.id, MAX_GROUP)) add(s.id, REASON[s.kind])
   for (const id of postsQuoting(db, row.postId, MAX_GROUP + 1)) add(id, 'same_quote')
-  const quotedId = quotedPostId(row.quoted)
+  const quotedId = quotedIdOf(row.quoted)
   if (quotedId) {
     const q = bookmarkIdByPostId(db, quotedId)
     if (q !== null) add(q, 'same_quote')
@@ -61,16 +62,6 @@ export const mergedRecordsOf = (db: Db, id: number): MergedRecord[] =>
     postId: m.postId, authorHandle: m.authorHandle, authorName: m.authorName, text: m.text, postCreatedAt: iso(m.postCreatedAt),
     importedAt: iso(m.importedAt), source: m.source, mergedAt: iso(m.mergedAt),
   }))
-
-function quotedPostId(quoted: string | null): string | null {
-  if (!quoted) return null
-  try {
-    const v = JSON.parse(quoted) as { postId?: unknown } | null
-    return typeof v?.postId === 'string' && v.postId !== '' ? v.postId : null
-  } catch {
-    return null
-  }
-}
 
 const larger = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b))
 

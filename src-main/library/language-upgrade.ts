@@ -1,5 +1,5 @@
 import type { Logger } from '../app/logger.ts'
-import { postsWithUncheckedLanguage, setCheckedLanguages, type Db } from '../store/index.ts'
+import { inTransaction, isOpen, postsWithUncheckedLanguage, setCheckedLanguages, type Db } from '../store/faces/library.ts'
 import { detectorWorker } from './language-detector-worker.ts'
 
 export interface LanguageUpgrade {
@@ -49,7 +49,7 @@ export function startLanguageUpgrade({ db, log, batch = 500, pauseMs = 5, retryM
     if (stopped) return
     timer = setTimeout(() => {
       timer = null
-      if (!stopped && db.$client.open) fn()
+      if (!stopped && isOpen(db)) fn()
       else settle()
     }, ms)
     timer.unref()
@@ -57,7 +57,7 @@ export function startLanguageUpgrade({ db, log, batch = 500, pauseMs = 5, retryM
 
   function write(found: { id: number; lang: string | null }[]): void {
     // An import's transaction is open on this connection: writing now would join it.
-    if (db.$client.inTransaction) return schedule(() => write(found), retryMs)
+    if (inTransaction(db)) return schedule(() => write(found), retryMs)
     try {
       setCheckedLanguages(db, found)
       checked += found.length

@@ -1,4 +1,4 @@
-import { libraryStamp, type Db } from '../store/index.ts'
+import { inTransaction, isOpen, libraryStamp, type Db } from '../store/faces/library.ts'
 
 export interface Warmer {
   stop(): void
@@ -13,7 +13,7 @@ export function startWarming({ db, tasks, everyMs = 1000 }: { db: Db; tasks: Arr
   let seen = ''
   let warmed = ''
   const timer = setInterval(() => {
-    if (!db.$client.open || db.$client.inTransaction) return
+    if (!isOpen(db) || inTransaction(db)) return
     const stamp = libraryStamp(db)
     if (stamp !== seen) {
       seen = stamp

@@ -71,25 +71,20 @@ export function embeddedIPv4(address: string): string[] {
   return found
 }
 
-/** True for loopback, private, link-local, CGNAT, multicast, reserved and unspecified addresses, v4 or v6, including IPv4 addresses embedded in IPv6. */
-export function isPrivateAddress(address: string): boolean {
+/** Whether an address (v4 or v6, or an IPv4 address embedded in IPv6) is on `list`; `notIp` answers for anything else. */
+function listed(list: BlockList, address: string, notIp: boolean): boolean {
   const ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')
   const v = isIP(ip)
-  if (v === 4) return blocked.check(ip, 'ipv4')
-  if (v !== 6) return true
-  if (embeddedIPv4(ip).some((a) => blocked.check(a, 'ipv4'))) return true
-  return blocked.check(ip.toLowerCase(), 'ipv6')
+  if (v === 4) return list.check(ip, 'ipv4')
+  if (v !== 6) return notIp
+  return embeddedIPv4(ip).some((a) => list.check(a, 'ipv4')) || list.check(ip.toLowerCase(), 'ipv6')
 }
+
+/** True for loopback, private, link-local, CGNAT, multicast, reserved and unspecified addresses, v4 or v6, including IPv4 addresses embedded in IPv6. */
+export const isPrivateAddress = (address: string): boolean => listed(blocked, address, true)
 
 /**
  * True for link-local addresses (169.254.0.0/16, fe80::/10, and those embedded in IPv6) and the
  * cloud metadata addresses: never a legitimate AI provider, where a LAN or loopback address is.
  */
-export function isLinkLocalAddress(address: string): boolean {
-  const ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')
-  const v = isIP(ip)
-  if (v === 4) return linkLocal.check(ip, 'ipv4')
-  if (v !== 6) return false
-  if (embeddedIPv4(ip).some((a) => linkLocal.check(a, 'ipv4'))) return true
-  return linkLocal.check(ip.toLowerCase(), 'ipv6')
-}
+export const isLinkLocalAddress = (address: string): boolean => listed(linkLocal, address, false)

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Db } from '../store/index.ts'
+import { inTransaction, type Db } from '../store/faces/pipeline.ts'
 
 /** SQLite said another writer holds the lock (another connection, or the busy timeout ran out). */
 export function isBusy(e: unknown): boolean {
@@ -13,7 +13,7 @@ export function isBusy(e: unknown): boolean {
  * JavaScript is single-threaded, so after an await an open transaction is never the caller's own.
  */
 export async function waitForWriters(db: Db, signal?: AbortSignal, pollMs = 25): Promise<void> {
-  while (db.$client.inTransaction && !signal?.aborted) await sleep(pollMs)
+  while (inTransaction(db) && !signal?.aborted) await sleep(pollMs)
 }
 
 /** Runs `fn`, retrying with a growing pause while the database is busy; other errors pass through. */

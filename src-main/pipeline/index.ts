@@ -8,7 +8,7 @@ import type { MediaCache } from '../media/index.ts'
 import {
   allTagNames, categoriesForPipeline, failedBookmarkIds, insertJob, insertJobError, jobById, jobErrors, latestJob, postsAnalysedWithoutVector, seedCategoriesIfEmpty,
   selectDueBookmarkIds, setJobStatus, unfinishedJobs, type Db, type JobRecord,
-} from '../store/index.ts'
+} from '../store/faces/pipeline.ts'
 import type { ImageTools } from './context.ts'
 import { retryBusy, waitForWriters } from './db-guard.ts'
 import { createEventHub, type EventHub } from './events.ts'

@@ -6,7 +6,7 @@ import type { MediaCache } from '../media/index.ts'
 import {
   addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobError, jobItemsBelow, markJobItems,
   setJobStatus, transaction, updateJobProgress, type Db, type JobRecord, type PipelineCategory,
-} from '../store/index.ts'
+} from '../store/faces/pipeline.ts'
 import { createReadingStore, type ImageTools, type RunContext, type Stage } from './context.ts'
 import { isBusy, retryBusy, waitForWriters } from './db-guard.ts'
 import { overallProgress, type EventHub } from './events.ts'

@@ -2,7 +2,7 @@ import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
 import {
   hasSearchFilter, searchBacklog, searchDocuments, searchFilteredIds, searchFilterIds, searchLexical, searchMatchCount, searchMatchingAmong,
   searchPostCount, searchQueuedMatching, type Db, type SearchFilter,
-} from '../store/index.ts'
+} from '../store/faces/search.ts'
 import { approxBm25, COSINE_FLOOR, type TermMatcher } from './explain.ts'
 import { phraseExpr, termExpr } from './fts-query.ts'
 import { BLANK_TEXT, withoutBlank } from './query-meaning.ts'

@@ -1,4 +1,4 @@
-import type { SearchDocument } from '../store/index.ts'
+import type { SearchDocument } from '../store/faces/search.ts'
 import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './explain.ts'
 import { RRF_K, type Fused } from './fusion.ts'
 import type { Understanding } from './query-understanding.ts'

@@ -1,4 +1,4 @@
-import type { SearchDocument } from '../store/index.ts'
+import type { SearchDocument } from '../store/faces/search.ts'
 import { stemWord as stem } from './words.ts'
 
 /** Turns match evidence into a 0-1 relevance and a sentence saying why. */

@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, PostUrl } from '../../src-shared/schemas/posts.ts'
-import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/index.ts'
+import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/faces/search.ts'
 
 const ENGAGEMENT_KEYS = ['likes', 'reposts', 'replies', 'quotes', 'bookmarks', 'views'] as const
 

@@ -1,4 +1,4 @@
-import { searchBacklog, searchFtsQueueSize, searchIndexQueued, type Db } from '../store/index.ts'
+import { isOpen, searchBacklog, searchFtsQueueSize, searchIndexQueued, type Db } from '../store/faces/search.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**
@@ -41,7 +41,7 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
 
   const slice = () => {
     timer = null
-    if (closed || !db.$client.open) return
+    if (closed || !isOpen(db)) return
     const busy = performance.eventLoopUtilization(since).utilization > BUSY_UTILISATION
     try {
       const more = indexQueued(SLICE_MS) > 0 || semantic.catchUp(SLICE_MS) > 0

@@ -1,5 +1,5 @@
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
-import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/index.ts'
+import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/faces/search.ts'
 import { surface, type TermMatcher } from './explain.ts'
 import { phraseExpr, termExpr } from './fts-query.ts'
 import { parseQuery, type ParsedQuery } from './query-parser.ts'

@@ -1,5 +1,5 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
-import { searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
+import { searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/faces/search.ts'
 import { blankVectorOf, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { explainResults } from './explain-results.ts'

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import {
   searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchIdsWithoutEmbedding, searchIterateEmbeddings, searchQueuePeek, searchQueueRemove,
   searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
-} from '../store/index.ts'
+} from '../store/faces/search.ts'
 import type { Embedder } from './embedder.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
 

@@ -7,7 +7,17 @@ import { fileURLToPath } from 'node:url'
 import { stopMaintenance } from './maintenance.ts'
 import * as schema from './schema.ts'
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
+/** The driver's handle (drizzle over better-sqlite3): only src-main/store/ sees it. */
+export type Connection = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
+
+declare const opened: unique symbol
+/** An open library database. Opaque outside the store: only the store's own functions look inside. */
+export type Db = { readonly [opened]: true }
+
+export const connection = (db: Db): Connection => db as unknown as Connection
+
+/** The SQLite connection itself, for tests and benches that check what landed on disk (no face exports it). */
+export const sqliteOf = (db: Db): Database.Database => connection(db).$client
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle')
 const KEEP_BACKUPS = 3
@@ -26,10 +36,18 @@ export function openDatabase({ file, migrationsDir = MIGRATIONS_DIR, log = () =>
   const client = new Database(file)
   applyPragmas(client)
   if (existed && pendingMigrations(client, migrationsDir) > 0) backup(client, file, log)
-  const db = drizzle(client, { schema }) as Db
+  const db = drizzle(client, { schema }) as Connection
   migrate(db, { migrationsFolder: migrationsDir })
-  return db
+  return db as unknown as Db
 }
+
+export const isOpen = (db: Db): boolean => sqliteOf(db).open
+
+/** A write transaction is open on the connection (an import holds one across awaits). */
+export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
+
+/** Runs `fn` in one SQLite transaction (all or nothing). */
+export const transaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn)()
 
 function applyPragmas(client: Database.Database): void {
   client.pragma('journal_mode = WAL')
@@ -65,11 +83,12 @@ function backup(client: Database.Database, file: string, log: (msg: string) => v
 }
 
 export function closeDatabase(db: Db): void {
-  if (!db.$client.open) return
-  stopMaintenance(db)
+  const client = sqliteOf(db)
+  if (!client.open) return
+  stopMaintenance(client)
   try {
-    db.$client.pragma('wal_checkpoint(TRUNCATE)')
+    client.pragma('wal_checkpoint(TRUNCATE)')
   } finally {
-    db.$client.close()
+    client.close()
   }
 }

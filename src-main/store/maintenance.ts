@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import type { Db } from './db.ts'
+import type Database from 'better-sqlite3'
 
 /**
  * SQLite housekeeping after bulk writes on a thread of its own with its own connection: copying the
@@ -26,26 +26,26 @@ parentPort.on('message', (task) => {
 })
 `
 
-const workers = new WeakMap<Db, { worker: Worker; file: string }>()
+const workers = new WeakMap<Database.Database, { worker: Worker; file: string }>()
 
 /** Runs a housekeeping task for this database on its maintenance thread (started on first use). */
-export function maintainInBackground(db: Db, task: MaintenanceTask): void {
-  const file = db.$client.name
-  if (!db.$client.open || file === ':memory:' || !file) return
-  let entry = workers.get(db)
+export function maintainInBackground(client: Database.Database, task: MaintenanceTask): void {
+  const file = client.name
+  if (!client.open || file === ':memory:' || !file) return
+  let entry = workers.get(client)
   if (!entry) {
     const worker = new Worker(SCRIPT, { eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
     worker.unref()
-    worker.on('error', () => workers.delete(db))
+    worker.on('error', () => workers.delete(client))
     entry = { worker, file }
-    workers.set(db, entry)
+    workers.set(client, entry)
   }
   entry.worker.postMessage(task)
 }
 
 /** Stops the maintenance thread of a database being closed (it closes its connection first). */
-export function stopMaintenance(db: Db): void {
-  const entry = workers.get(db)
-  workers.delete(db)
+export function stopMaintenance(client: Database.Database): void {
+  const entry = workers.get(client)
+  workers.delete(client)
   entry?.worker.postMessage('close')
 }

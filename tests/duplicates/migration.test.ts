@@ -2,7 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeDatabase, insertBookmark, MIGRATIONS_DIR, openDatabase, type BookmarkValues } from '../../src-main/store/index.ts'
+import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src-main/store/index.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // Migration 0010 on a library that already holds posts: the tables appear and every post is queued for
 // its duplicate keys (computed in the background, library/duplicate-keys-fill.ts).
@@ -28,13 +30,13 @@ describe('migration 0010 (duplicates)', () => {
     const file = join(dir, 'sheaf.db')
     const old = openDatabase({ file, migrationsDir: before })
     const ids = ['1', '2', '3'].map((p) => insertBookmark(old, values(p), 0))
-    expect(old.$client.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'post_keys'").pluck().get()).toBe(0)
+    expect(sqliteOf(old).prepare("SELECT count(*) FROM sqlite_master WHERE name = 'post_keys'").pluck().get()).toBe(0)
     closeDatabase(old)
 
     const db = openDatabase({ file })
-    expect(db.$client.prepare('SELECT bookmark_id FROM post_keys_queue ORDER BY 1').pluck().all()).toEqual(ids)
-    expect(db.$client.prepare('SELECT count(*) FROM post_keys').pluck().get()).toBe(0)
-    expect(db.$client.prepare('SELECT count(*) FROM merged_posts').pluck().get()).toBe(0)
+    expect(sqliteOf(db).prepare('SELECT bookmark_id FROM post_keys_queue ORDER BY 1').pluck().all()).toEqual(ids)
+    expect(sqliteOf(db).prepare('SELECT count(*) FROM post_keys').pluck().get()).toBe(0)
+    expect(sqliteOf(db).prepare('SELECT count(*) FROM merged_posts').pluck().get()).toBe(0)
     closeDatabase(db)
   })
 })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Role } from '../../src-shared/roles.ts'
 import { Client, PASSWORD, clientsByRole, type ApiResponse } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 /**
  * The access table of the spec (section 5), one row per concrete request. "o" = allowed, "-" = refused
@@ -42,7 +43,7 @@ const freshMerge = async (t: TestServer) => {
     input: Buffer.from(JSON.stringify({ format: 'sheaf-export', version: 1, exportedAt: '2026-01-01T00:00:00.000Z', categories: [], bookmarks })),
     fileName: 'merge.json', userId: null,
   })
-  const [a, b] = bookmarks.map((x) => t.sheaf.db.$client.prepare('SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(x.postId) as number)
+  const [a, b] = bookmarks.map((x) => sqliteOf(t.sheaf.db).prepare('SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(x.postId) as number)
   mergeOther = b
   return `/api/bookmarks/${a}/merge`
 }

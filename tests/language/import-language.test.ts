@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, languagesSettled, upload } from '../library/helpers.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
 import { describeIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // Every imported post gets a language: X's own code normalised to ISO 639-1, or the detector's answer
 // when the export has none (src-main/language). Real posts from ../shared/fixtures.
@@ -86,9 +87,9 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('languages at import', () => {
       const db = openDatabase({ file: join(dir, `lib-${offThreadMinBytes}.db`) })
       const lib = createLibrary({ db, clock: () => 0, offThreadMinBytes, languageUpgrade: false })
       await lib.importFile(file)
-      langs.push(JSON.stringify(db.$client.prepare('SELECT post_id, lang, lang_checked FROM bookmarks ORDER BY post_id').all()))
-      expect(db.$client.prepare('SELECT count(*) FROM bookmarks WHERE lang_checked IS NULL').pluck().get()).toBe(0)
-      expect(db.$client.prepare("SELECT count(*) FROM bookmarks WHERE lang = 'es'").pluck().get()).toBeGreaterThan(600)
+      langs.push(JSON.stringify(sqliteOf(db).prepare('SELECT post_id, lang, lang_checked FROM bookmarks ORDER BY post_id').all()))
+      expect(sqliteOf(db).prepare('SELECT count(*) FROM bookmarks WHERE lang_checked IS NULL').pluck().get()).toBe(0)
+      expect(sqliteOf(db).prepare("SELECT count(*) FROM bookmarks WHERE lang = 'es'").pluck().get()).toBeGreaterThan(600)
       lib.close()
       closeDatabase(db)
     }

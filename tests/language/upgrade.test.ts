@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { startLanguageUpgrade } from '../../src-main/library/index.ts'
-import { closeDatabase, countUncheckedLanguage, MIGRATIONS_DIR, openDatabase, type Db } from '../../src-main/store/index.ts'
+import { closeDatabase, MIGRATIONS_DIR, openDatabase, type Db } from '../../src-main/store/index.ts'
+import { countUncheckedLanguage } from '../../src-main/store/queries/language.ts'
 import { clientsByRole } from '../support/client.ts'
 import { hasSharedFixtures, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer } from '../support/server.ts'
 import { archivePosts, letterCount } from './archive-posts.ts'
 import { describeIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // A library made before languages were kept (migrations up to 0008) is upgraded: migration 0009
 // normalises the codes X gave, and the posts with none are detected in the background after start.
@@ -33,13 +35,13 @@ function migrationsUpTo(lastTag: string): string {
 /** Posts written the way the importer wrote them before 0009: X's code as it came, or none. */
 function oldLibrary(file: string, rows: { postId: string; text: string; lang: string | null }[]): void {
   const db = openDatabase({ file, migrationsDir: migrationsUpTo('0008_popular_order') })
-  const insert = db.$client.prepare(`INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, source, lang, raw_json, content_hash)
+  const insert = sqliteOf(db).prepare(`INSERT INTO bookmarks (post_id, text, author_handle, author_name, post_created_at, source, lang, raw_json, content_hash)
     VALUES (?, ?, 'someone', 'Someone', ?, 'bookmark', ?, '{}', 'h')`)
-  db.$client.transaction(() => rows.forEach((r, i) => insert.run(r.postId, r.text, 1_700_000_000_000 + i * 60_000, r.lang)))()
+  sqliteOf(db).transaction(() => rows.forEach((r, i) => insert.run(r.postId, r.text, 1_700_000_000_000 + i * 60_000, r.lang)))()
   closeDatabase(db)
 }
 
-const langOf = (db: Db) => new Map((db.$client.prepare('SELECT post_id AS postId, lang FROM bookmarks').all() as { postId: string; lang: string | null }[]).map((r) => [r.postId, r.lang]))
+const langOf = (db: Db) => new Map((sqliteOf(db).prepare('SELECT post_id AS postId, lang FROM bookmarks').all() as { postId: string; lang: string | null }[]).map((r) => [r.postId, r.lang]))
 
 describeIf(hasSharedFixtures, NEEDS_FIXTURES)('languages of a library from before 0009', () => {
   it('normalises stored codes at migration and detects the rest in the background after start', async () => {
@@ -98,8 +100,8 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('languages of a library from befor
       const left = countUncheckedLanguage(db)
       expect(left).toBeGreaterThan(0)
       // a post decided meanwhile (say, by a re-import) keeps its language
-      const decided = db.$client.prepare('SELECT post_id FROM bookmarks WHERE lang_checked = 1 LIMIT 1').pluck().get() as string
-      db.$client.prepare("UPDATE bookmarks SET lang = 'pt' WHERE post_id = ?").run(decided)
+      const decided = sqliteOf(db).prepare('SELECT post_id FROM bookmarks WHERE lang_checked = 1 LIMIT 1').pluck().get() as string
+      sqliteOf(db).prepare("UPDATE bookmarks SET lang = 'pt' WHERE post_id = ?").run(decided)
 
       const second = startLanguageUpgrade({ db, batch: 50 })
       await second.idle()

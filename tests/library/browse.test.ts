@@ -4,6 +4,7 @@ import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fix
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 describeIf(hasSharedFixtures, NEEDS_FIXTURES)('browsing, editing, categories, stats, mind map', () => {
   let t: TestServer
@@ -142,7 +143,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('browsing, editing, categories, st
     expect(added.body.categories.map((x: any) => x.slug).sort()).toEqual(['programming', 'science'])
 
     // a pipeline assignment removed by a person is recorded as a rejection
-    const db = t.sheaf.db.$client
+    const db = sqliteOf(t.sheaf.db)
     const sci = (db.prepare("select id from categories where slug = 'science'").get() as { id: number }).id
     db.prepare("insert into bookmark_categories (bookmark_id, category_id, confidence, assigned_by, created_at) values (?, ?, 0.7, 'pipeline', 0)").run(b2.id, sci)
     expect((await c.member.delete(`/api/bookmarks/${b2.id}/categories/science`)).status).toBe(200)

@@ -6,6 +6,7 @@ import { closeDatabase, openDatabase } from '../../src-main/store/index.ts'
 import { Client, PASSWORD, clientsByRole, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 /** A post in Sheaf's own export format: every field is ours to choose. */
 function post(postId: string, o: Record<string, unknown> = {}) {
@@ -204,10 +205,10 @@ describe('libraries from before duplicate keys (migration 0010 queues their post
       await s1.close()
       // as a library imported before migration 0010: no keys, every post queued (what the migration does)
       const db0 = openDatabase({ file: join(dataDir, 'sheaf.db') })
-      db0.$client.exec('DELETE FROM post_keys; INSERT OR IGNORE INTO post_keys_queue (bookmark_id) SELECT id FROM bookmarks')
+      sqliteOf(db0).exec('DELETE FROM post_keys; INSERT OR IGNORE INTO post_keys_queue (bookmark_id) SELECT id FROM bookmarks')
       closeDatabase(db0)
       s1 = await startTestServer({ dataDir })
-      const db = s1.sheaf.db.$client
+      const db = sqliteOf(s1.sheaf.db)
       expect((db.prepare('SELECT count(*) AS n FROM post_keys_queue').get() as { n: number }).n).toBe(2)
       for (let i = 0; i < 100 && (db.prepare('SELECT count(*) AS n FROM post_keys_queue').get() as { n: number }).n > 0; i++) {
         await new Promise((r) => setTimeout(r, 50))

@@ -6,6 +6,7 @@ import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fix
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 async function raw(client: Client, path: string): Promise<Response> {
   return fetch(client.base + path, { headers: { cookie: client.cookie! } })
@@ -23,7 +24,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('export', () => {
     all = await allBookmarks(c.admin)
     target = all.find((b) => b.postId === '2074976613713031490')
     // knowledge, tags and media analysis as the pipeline would write them
-    const db = t.sheaf.db.$client
+    const db = sqliteOf(t.sheaf.db)
     const related = all.find((b) => b.id !== target.id)
     db.prepare(`insert into knowledge (bookmark_id, summary, action, sentiment, confidence, related_ids, entities, kind, provider, analyzed_at)
       values (?, 'Tesla sales in Europe rose', 'read_later', 'positive', 0.83, ?, '{"orgs":["Tesla"]}', 'news', 'local', 1750000000000)`).run(target.id, JSON.stringify([related.id]))
@@ -124,7 +125,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('export', () => {
       expect(d.knowledge.relatedIds).toEqual([mapped])
       const cats2 = (await admin2.get('/api/categories')).body.categories
       expect(cats2.find((x: any) => x.slug === 'cars')).toMatchObject({ name: 'Cars', description: 'four wheels', bookmarkCount: 1 })
-      const db2 = fresh.sheaf.db.$client
+      const db2 = sqliteOf(fresh.sheaf.db)
       expect(db2.prepare('select ocr_text, description from media where bookmark_id = ? and position = 0').get(b.id)).toEqual({ ocr_text: 'weekly chart', description: 'a bar chart' })
       const assigned = db2.prepare('select c.slug, bc.assigned_by from bookmark_categories bc join categories c on c.id = bc.category_id where bc.bookmark_id = ? order by c.slug').all(b.id)
       expect(assigned).toEqual([{ slug: 'business-startups', assigned_by: 'user' }, { slug: 'cars', assigned_by: 'user' }, { slug: 'news-politics', assigned_by: 'user' }])

@@ -9,6 +9,7 @@ import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index
 import { sheafExport } from '../search/sheaf-export.ts'
 import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { itIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // Large imports are parsed on a worker thread (src-main/library/import-source.ts). Each case runs the
 // same input through both paths, pinned by offThreadMinBytes, and expects the same answer and the
@@ -25,7 +26,7 @@ function library(offThreadMinBytes: number) {
   return { db, lib, changed }
 }
 
-const all = (db: Db, sql: string) => db.$client.prepare(sql).all()
+const all = (db: Db, sql: string) => sqliteOf(db).prepare(sql).all()
 const contents = (db: Db) => ({
   bookmarks: all(db, 'SELECT * FROM bookmarks ORDER BY id'),
   media: all(db, 'SELECT * FROM media ORDER BY id'),

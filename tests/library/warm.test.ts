@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startWarming } from '../../src-main/library/warm.ts'
 import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const TICK = 25
@@ -24,7 +25,7 @@ describe('warming the dashboard after the library changes', () => {
     db = openDatabase({ file: join(dir, 'sheaf.db') })
   }
   const addCategory = (slug: string) =>
-    db.$client.prepare("INSERT INTO categories (name, slug, color, description) VALUES (?, ?, '#336699', '')").run(slug, slug)
+    sqliteOf(db).prepare("INSERT INTO categories (name, slug, color, description) VALUES (?, ?, '#336699', '')").run(slug, slug)
 
   it('runs once the library holds still, once per change, and never inside an open write', async () => {
     open()
@@ -43,11 +44,11 @@ describe('warming the dashboard after the library changes', () => {
     await sleep(TICK * 4)
     expect(runs).toBe(duringBurst + 1) // nothing changed: nothing recomputed
 
-    db.$client.exec('BEGIN IMMEDIATE')
+    sqliteOf(db).exec('BEGIN IMMEDIATE')
     addCategory('pending')
     await sleep(TICK * 5)
     expect(runs).toBe(duringBurst + 1)
-    db.$client.exec('COMMIT')
+    sqliteOf(db).exec('COMMIT')
     await until(() => runs > duringBurst + 1)
     expect(runs).toBe(duringBurst + 2)
 

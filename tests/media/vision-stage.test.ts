@@ -7,6 +7,7 @@ import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { describeIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 /** vision_analysis against a loopback media server (private fetching switched on for the test). */
 describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cache', () => {
@@ -34,7 +35,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
     await admin.put('/api/settings', { autoRunAfterImport: false, allowPrivateMediaFetch: true })
     await importFile(admin, sharedFixture('exports/graphql/twscrape_raw_search.json'))
     // Point the posts' media at the loopback server; keep only the first three posts' media.
-    const db = t.sheaf.db.$client
+    const db = sqliteOf(t.sheaf.db)
     db.prepare('DELETE FROM media WHERE bookmark_id > (SELECT min(bookmark_id) + 2 FROM media)').run()
     db.prepare("UPDATE media SET url = ? || '/img/' || id || '.png', thumbnail_url = ? || '/img/' || id || '.png'").run(base, base)
     broken = db.prepare('SELECT max(id) FROM media').pluck().get() as number
@@ -47,7 +48,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
   it('fetches each image once into the cache, thumbnails and OCRs it, and records a failed fetch as a post error', async () => {
     const { jobId } = (await admin.post('/api/categorize', {})).body
     await t.sheaf.pipeline.idle()
-    const rows = t.sheaf.db.$client.prepare('SELECT id, bookmark_id AS b, cache_path AS cache, thumb_path AS thumb, ocr_text AS ocr, visual_tags AS tags, fetch_error AS err FROM media ORDER BY id').all() as Array<Record<string, any>>
+    const rows = sqliteOf(t.sheaf.db).prepare('SELECT id, bookmark_id AS b, cache_path AS cache, thumb_path AS thumb, ocr_text AS ocr, visual_tags AS tags, fetch_error AS err FROM media ORDER BY id').all() as Array<Record<string, any>>
     expect(rows.length).toBeGreaterThan(1)
     for (const r of rows.filter((x) => x.id !== broken)) {
       expect(r.cache).toMatch(/^[a-f0-9]{32}\.png$/)
@@ -61,14 +62,14 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
     expect(errors).toEqual([expect.objectContaining({ bookmarkId: bad.b, stage: 'vision_analysis', fellBack: false })])
     expect((await admin.get('/api/categorize')).body.job).toMatchObject({ status: 'completed', errors: 1 })
     // OCR text reaches the search document.
-    expect(t.sheaf.db.$client.prepare("SELECT count(*) FROM search_fts WHERE search_fts MATCH 'sheaf'").pluck().get()).toBeGreaterThan(0)
+    expect(sqliteOf(t.sheaf.db).prepare("SELECT count(*) FROM search_fts WHERE search_fts MATCH 'sheaf'").pluck().get()).toBeGreaterThan(0)
 
     broken = -1
     const before = [...hits.values()].reduce((a, b) => a + b, 0)
     const retry = await admin.post('/api/categorize/retry', { jobId })
     expect(retry.body).toMatchObject({ status: 'started', totalBookmarks: 1 })
     await t.sheaf.pipeline.idle()
-    const fixed = t.sheaf.db.$client.prepare('SELECT cache_path, fetch_error FROM media WHERE id = ?').get(bad.id) as Record<string, unknown>
+    const fixed = sqliteOf(t.sheaf.db).prepare('SELECT cache_path, fetch_error FROM media WHERE id = ?').get(bad.id) as Record<string, unknown>
     expect(fixed).toMatchObject({ fetch_error: null })
     expect(fixed.cache_path).toBeTruthy()
     // Only the previously broken image of that post was fetched again; the rest came from the cache.
@@ -76,7 +77,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
   }, 120_000)
 
   it('serves cached images and thumbnails with their content type, behind the session', async () => {
-    const id = t.sheaf.db.$client.prepare('SELECT min(id) FROM media WHERE cache_path IS NOT NULL').pluck().get() as number
+    const id = sqliteOf(t.sheaf.db).prepare('SELECT min(id) FROM media WHERE cache_path IS NOT NULL').pluck().get() as number
     const viewer = await signedIn(t, 'viewer')
     const full = await fetch(`${t.url}/api/media/${id}`, { headers: { cookie: viewer.cookie! } })
     expect(full.status).toBe(200)
@@ -86,7 +87,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
     expect(thumb.headers.get('content-type')).toBe('image/webp')
     expect((await fetch(`${t.url}/api/media/${id}`)).status).toBe(401)
     expect((await viewer.get('/api/media/999999')).status).toBe(404)
-    const detail = (await viewer.get(`/api/bookmarks/${t.sheaf.db.$client.prepare('SELECT bookmark_id FROM media WHERE id = ?').pluck().get(id)}`)).body
+    const detail = (await viewer.get(`/api/bookmarks/${sqliteOf(t.sheaf.db).prepare('SELECT bookmark_id FROM media WHERE id = ?').pluck().get(id)}`)).body
     expect(detail.media.some((m: { localUrl: string | null }) => m.localUrl === `/api/media/${id}`)).toBe(true)
   })
 })

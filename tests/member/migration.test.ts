@@ -2,7 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeDatabase, insertBookmark, MIGRATIONS_DIR, openDatabase, type BookmarkValues } from '../../src-main/store/index.ts'
+import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src-main/store/index.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // Migration 0011 on a library that already holds posts: the member tables and indexes appear, empty, and the
 // posts are untouched.
@@ -24,18 +26,18 @@ describe('migration 0011 (member state)', () => {
     const file = join(dir, 'sheaf.db')
     const old = openDatabase({ file, migrationsDir: before })
     const ids = ['1', '2'].map((p) => insertBookmark(old, values(p), 0))
-    expect(old.$client.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'member_state'").pluck().get()).toBe(0)
+    expect(sqliteOf(old).prepare("SELECT count(*) FROM sqlite_master WHERE name = 'member_state'").pluck().get()).toBe(0)
     closeDatabase(old)
 
     const db = openDatabase({ file })
-    const names = db.$client.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'member_state%' OR name IN ('review_days', 'bookmarks_created_at_idx', 'knowledge_analyzed_at_idx') ORDER BY name").pluck().all()
+    const names = sqliteOf(db).prepare("SELECT name FROM sqlite_master WHERE name LIKE 'member_state%' OR name IN ('review_days', 'bookmarks_created_at_idx', 'knowledge_analyzed_at_idx') ORDER BY name").pluck().all()
     expect(names).toEqual([
       'bookmarks_created_at_idx', 'knowledge_analyzed_at_idx', 'member_state', 'member_state_bookmark_idx', 'member_state_due_idx',
       'member_state_hidden_idx', 'member_state_read_idx', 'member_state_read_recent_idx', 'member_state_starred_at_idx', 'member_state_starred_idx',
       'member_state_version', 'member_state_version_ad', 'member_state_version_ai', 'member_state_version_au', 'review_days',
     ])
-    expect(db.$client.prepare('SELECT count(*) FROM member_state').pluck().get()).toBe(0)
-    expect(db.$client.prepare('SELECT id FROM bookmarks ORDER BY id').pluck().all()).toEqual(ids)
+    expect(sqliteOf(db).prepare('SELECT count(*) FROM member_state').pluck().get()).toBe(0)
+    expect(sqliteOf(db).prepare('SELECT id FROM bookmarks ORDER BY id').pluck().all()).toEqual(ids)
     closeDatabase(db)
   })
 })

@@ -3,6 +3,7 @@ import { sheafExport, type PostSpec } from '../search/sheaf-export.ts'
 import { signedIn, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { waitFor } from './helpers.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const POSTS: PostSpec[] = Array.from({ length: 12 }, (_, i) => ({
   postId: `${900 + i}`, handle: `user${i % 3}`, at: Date.UTC(2024, 0, 1 + i),
@@ -20,7 +21,7 @@ async function library(t: TestServer): Promise<Client> {
 }
 
 const jobStatus = (t: TestServer, id: string) =>
-  t.sheaf.db.$client.prepare('SELECT status, error FROM jobs WHERE id = ?').get(id) as { status: string; error: string | null }
+  sqliteOf(t.sheaf.db).prepare('SELECT status, error FROM jobs WHERE id = ?').get(id) as { status: string; error: string | null }
 
 describe('pipeline failures never take the server down', () => {
   const servers: TestServer[] = []
@@ -37,7 +38,7 @@ describe('pipeline failures never take the server down', () => {
     const t = await open()
     const admin = await library(t)
     // The job's own progress write fails as soon as it reaches semantic_tagging.
-    t.sheaf.db.$client.exec(`CREATE TRIGGER boom BEFORE UPDATE OF stage ON jobs WHEN new.stage = 'semantic_tagging' AND new.status = 'running'
+    sqliteOf(t.sheaf.db).exec(`CREATE TRIGGER boom BEFORE UPDATE OF stage ON jobs WHEN new.stage = 'semantic_tagging' AND new.status = 'running'
       BEGIN SELECT RAISE(ABORT, 'boom: disk on fire'); END`)
     const started = await admin.post('/api/categorize', {})
     expect(started.body).toMatchObject({ status: 'started', totalBookmarks: 12 })
@@ -47,7 +48,7 @@ describe('pipeline failures never take the server down', () => {
     expect(view.status).toBe(200)
     expect(view.body.job).toMatchObject({ jobId: started.body.jobId, status: 'failed', error: 'boom: disk on fire' })
 
-    t.sheaf.db.$client.exec('DROP TRIGGER boom')
+    sqliteOf(t.sheaf.db).exec('DROP TRIGGER boom')
     const again = await admin.post('/api/categorize', {})
     expect(again.body.status).toBe('started')
     await t.sheaf.pipeline.idle()
@@ -59,7 +60,7 @@ describe('pipeline failures never take the server down', () => {
     const admin = await library(t)
     const started = await admin.post('/api/categorize', {})
     expect(started.body.status).toBe('started')
-    t.sheaf.db.$client.exec(`CREATE TRIGGER jam BEFORE UPDATE ON jobs BEGIN SELECT RAISE(ABORT, 'jammed'); END`)
+    sqliteOf(t.sheaf.db).exec(`CREATE TRIGGER jam BEFORE UPDATE ON jobs BEGIN SELECT RAISE(ABORT, 'jammed'); END`)
     await t.sheaf.pipeline.idle()
     const view = await admin.get('/api/categorize')
     expect(view.status).toBe(200)
@@ -70,7 +71,7 @@ describe('pipeline failures never take the server down', () => {
   it('waits for a transaction held open on the shared connection instead of writing into it', async () => {
     const t = await open()
     const admin = await library(t)
-    const client = t.sheaf.db.$client
+    const client = sqliteOf(t.sheaf.db)
     client.exec('BEGIN IMMEDIATE')
     let answered = false
     const pending = admin.post('/api/categorize', {}).then((r) => {

@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../support/server.ts'
 import { importFile, readStream } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
 import { summaryFaults } from '../../bench/local-understanding.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 /** The issue's "done": a fresh install, no AI configured, import the real exports, run, watch, inspect. */
 describeIf(hasSharedFixtures, NEEDS_FIXTURES)('the local pipeline over the real fixture exports', () => {
@@ -33,7 +34,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('the local pipeline over the real 
     expect(start.status).toBe(200)
     expect(start.body.status).toBe('started')
     ;({ events, contentType } = await readStream(admin))
-    ids = (t.sheaf.db.$client.prepare('SELECT id FROM bookmarks ORDER BY id').pluck().all() as number[])
+    ids = (sqliteOf(t.sheaf.db).prepare('SELECT id FROM bookmarks ORDER BY id').pluck().all() as number[])
   }, 240_000)
   afterAll(async () => t?.close())
 
@@ -50,7 +51,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('the local pipeline over the real 
 
   it('gives every post entities, tags, a summary (possibly empty), a sentiment, an action, related posts and categories', async () => {
     expect(ids.length).toBeGreaterThan(100)
-    const entities = new Map((t.sheaf.db.$client.prepare('SELECT bookmark_id, entities FROM knowledge').all() as Array<{ bookmark_id: number; entities: string }>)
+    const entities = new Map((sqliteOf(t.sheaf.db).prepare('SELECT bookmark_id, entities FROM knowledge').all() as Array<{ bookmark_id: number; entities: string }>)
       .map((r) => [r.bookmark_id, JSON.parse(r.entities)]))
     let tagged = 0
     for (const id of ids) {
@@ -83,9 +84,9 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('the local pipeline over the real 
   }, 120_000)
 
   it('stores a sentence vector per post with the model name, and tags in one vocabulary', () => {
-    const n = t.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'use-lite-512' AND dim = 512").pluck().get()
+    const n = sqliteOf(t.sheaf.db).prepare("SELECT count(*) FROM embeddings WHERE model = 'use-lite-512' AND dim = 512").pluck().get()
     expect(n).toBe(ids.length)
-    const tags = t.sheaf.db.$client.prepare('SELECT name FROM tags').pluck().all() as string[]
+    const tags = sqliteOf(t.sheaf.db).prepare('SELECT name FROM tags').pluck().all() as string[]
     const lower = tags.map((x) => x.toLowerCase())
     expect(new Set(lower).size).toBe(tags.length)
   })

@@ -3,16 +3,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { zPipelineEvent } from '../../src-shared/schemas/pipeline.ts'
-import { assignCategory, unassignCategory } from '../../src-main/store/index.ts'
+import { assignCategory, unassignCategory } from '../../src-main/store/queries/categories.ts'
 import { fakeOpenAi, goodAnalysis, postsInPrompt, type FakeServer } from '../ai/providers/fake-servers.ts'
 import { signedIn, type Client } from '../support/client.ts'
 import { hasSharedFixtures, sharedFixture, NEEDS_FIXTURES } from '../support/fixtures.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { importFile, readStream, waitFor } from './helpers.ts'
 import { describeIf } from '../support/skip.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const FILE = sharedFixture('exports/graphql/twscrape_raw_search.json')
-const count = (t: TestServer, sql: string, ...args: unknown[]) => t.sheaf.db.$client.prepare(sql).pluck().get(...args) as number
+const count = (t: TestServer, sql: string, ...args: unknown[]) => sqliteOf(t.sheaf.db).prepare(sql).pluck().get(...args) as number
 
 async function library(t: TestServer): Promise<Client> {
   const admin = await signedIn(t, 'admin', `admin-${Math.random().toString(36).slice(2)}@example.com`)
@@ -125,7 +126,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('pipeline jobs', () => {
       fake.script = (r, n) => (n - from >= 2 ? 'hang' : undefined)
       const { jobId } = (await admin.post('/api/categorize', {})).body
       await waitFor(() => fake.requests.length - from >= 2)
-      const doneBefore = t1.sheaf.db.$client.prepare('SELECT bookmark_id FROM knowledge ORDER BY bookmark_id').pluck().all() as number[]
+      const doneBefore = sqliteOf(t1.sheaf.db).prepare('SELECT bookmark_id FROM knowledge ORDER BY bookmark_id').pluck().all() as number[]
       expect(doneBefore).toHaveLength(10)
       await t1.close()
 
@@ -186,14 +187,14 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('pipeline jobs', () => {
     await t.sheaf.pipeline.idle()
     const db = t.sheaf.db
     const id = count(t, 'SELECT min(bookmark_id) FROM bookmark_categories')
-    const picked = db.$client.prepare("SELECT category_id FROM bookmark_categories WHERE bookmark_id = ? AND assigned_by = 'pipeline'").pluck().all(id) as number[]
-    const other = db.$client.prepare('SELECT id FROM categories WHERE id NOT IN (SELECT value FROM json_each(?)) LIMIT 1').pluck().get(JSON.stringify(picked)) as number
+    const picked = sqliteOf(db).prepare("SELECT category_id FROM bookmark_categories WHERE bookmark_id = ? AND assigned_by = 'pipeline'").pluck().all(id) as number[]
+    const other = sqliteOf(db).prepare('SELECT id FROM categories WHERE id NOT IN (SELECT value FROM json_each(?)) LIMIT 1').pluck().get(JSON.stringify(picked)) as number
     unassignCategory(db, id, picked[0], Date.now())
     assignCategory(db, id, other, 'user', Date.now())
     const again = await admin.post('/api/categorize', { bookmarkIds: [id], force: true })
     expect(again.body.totalBookmarks).toBe(1)
     await t.sheaf.pipeline.idle()
-    const rows = db.$client.prepare('SELECT category_id AS c, assigned_by AS by FROM bookmark_categories WHERE bookmark_id = ?').all(id) as Array<{ c: number; by: string }>
+    const rows = sqliteOf(db).prepare('SELECT category_id AS c, assigned_by AS by FROM bookmark_categories WHERE bookmark_id = ?').all(id) as Array<{ c: number; by: string }>
     expect(rows).toContainEqual({ c: other, by: 'user' })
     expect(rows.map((r) => r.c)).not.toContain(picked[0])
     expect(rows.length).toBeLessThanOrEqual(3)

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createSearch } from '../../src-main/search/index.ts'
-import { closeDatabase, insertBookmark, openDatabase, type BookmarkValues } from '../../src-main/store/index.ts'
+import { closeDatabase, openDatabase } from '../../src-main/store/index.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const values = (i: number): BookmarkValues => ({
   postId: String(9000 + i), text: `notes on pruning roses ${i}`, authorHandle: 'gardener', authorName: 'G', postCreatedAt: i, source: 'bookmark',
@@ -24,14 +26,14 @@ describe('background search indexing', () => {
     const file = join(dir, 'sheaf.db')
     const db = openDatabase({ file })
     for (let i = 0; i < 30; i++) insertBookmark(db, values(i), 0)
-    db.$client.pragma('busy_timeout = 20')
+    sqliteOf(db).pragma('busy_timeout = 20')
     const other = new Database(file)
     other.exec('BEGIN IMMEDIATE')
     const warnings: string[] = []
     const search = createSearch({ db, log: { warn: (m, e) => warnings.push(`${m}: ${e instanceof Error ? e.message : String(e)}`) } })
     try {
       await new Promise((r) => setTimeout(r, 300))
-      const queued = () => db.$client.prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
+      const queued = () => sqliteOf(db).prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
       expect(queued()).toBe(60)
       expect(warnings).toHaveLength(1)
       expect(warnings[0]).toMatch(/could not update the index.*locked|busy/i)
@@ -39,7 +41,7 @@ describe('background search indexing', () => {
       const deadline = Date.now() + 10_000
       while (queued() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
       expect(queued()).toBe(0)
-      expect(db.$client.prepare("SELECT count(*) FROM search_fts WHERE search_fts MATCH 'pruning'").pluck().get()).toBe(30)
+      expect(sqliteOf(db).prepare("SELECT count(*) FROM search_fts WHERE search_fts MATCH 'pruning'").pluck().get()).toBe(30)
       expect(warnings).toHaveLength(1)
     } finally {
       search.close()

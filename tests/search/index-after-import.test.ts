@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { sheafExport } from './sheaf-export.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const queued = (t: TestServer) =>
-  (t.sheaf.db.$client.prepare('select (select count(*) from search_queue) + (select count(*) from search_fts_queue) as n').get() as { n: number }).n
+  (sqliteOf(t.sheaf.db).prepare('select (select count(*) from search_queue) + (select count(*) from search_fts_queue) as n').get() as { n: number }).n
 
 describe('search index after an import', () => {
   let t: TestServer
@@ -22,7 +23,7 @@ describe('search index after an import', () => {
     const deadline = Date.now() + 15_000
     while (queued(t) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     expect(queued(t)).toBe(0)
-    const indexed = t.sheaf.db.$client.prepare("select count(*) as n from search_fts where search_fts match 'gardening'").get() as { n: number }
+    const indexed = sqliteOf(t.sheaf.db).prepare("select count(*) as n from search_fts where search_fts match 'gardening'").get() as { n: number }
     expect(indexed.n).toBe(40)
   })
 })

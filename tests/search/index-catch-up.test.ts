@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createIndexCatchUp, INDEX_BATCH } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFtsQueueSize, searchQueueSize } from '../../src-main/store/index.ts'
+import { searchFtsQueueSize, searchQueueSize } from '../../src-main/store/faces/search.ts'
 import { searchDb } from './search-db.ts'
 
 const setup = (posts: number) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseQuery } from '../../src-main/search/index.ts'
 import { createSpeller, prefixDistance } from '../../src-main/search/spelling.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const NOW = Date.UTC(2024, 4, 15, 9) // Wednesday 15 May 2024
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString().slice(0, 10))
@@ -74,16 +75,19 @@ describe('spelling fallback', () => {
 
 describe('searchTextClause (FTS-backed word filter for the bookmark list)', () => {
   it('matches every word in text or author, the last as a prefix, and queued posts by LIKE', async () => {
-    const { openDatabase, closeDatabase, searchTextClause, searchIndexQueued, queueNewPostsForSearch } = await import('../../src-main/store/index.ts')
+    const { openDatabase, closeDatabase } = await import('../../src-main/store/index.ts')
+    const { searchTextClause } = await import('../../src-main/store/queries/text-match.ts')
+    const { searchIndexQueued } = await import('../../src-main/store/queries/search.ts')
+    const { queueNewPostsForSearch } = await import('../../src-main/store/queries/bookmark-writes.ts')
     const db = openDatabase({ file: ':memory:' })
-    const ins = db.$client.prepare(`INSERT INTO bookmarks(post_id, text, author_handle, author_name, post_created_at, source, raw_json, content_hash)
+    const ins = sqliteOf(db).prepare(`INSERT INTO bookmarks(post_id, text, author_handle, author_name, post_created_at, source, raw_json, content_hash)
       VALUES (?, ?, ?, ?, 0, 'bookmark', '{}', 'h')`)
     ins.run('1', 'Databases are wonderful', 'alice', 'Alice')
     ins.run('2', 'Cooking pasta tonight', 'bob', 'Bob')
     queueNewPostsForSearch(db, 0) // what insertBookmark and the importer do for new rows (no insert trigger since 0007)
     const ids = (q: string) => {
       const c = searchTextClause(q)!
-      return db.$client.prepare(`SELECT b.id FROM bookmarks b WHERE ${c.clause} ORDER BY b.id`).pluck().all(...c.params)
+      return sqliteOf(db).prepare(`SELECT b.id FROM bookmarks b WHERE ${c.clause} ORDER BY b.id`).pluck().all(...c.params)
     }
     expect(ids('cooks')).toEqual([]) // queued: LIKE needs the substring
     expect(ids('databases alice')).toEqual([1])

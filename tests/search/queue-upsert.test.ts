@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bookmarkIdByPostId, knowledgeFor, upsertKnowledge } from '../../src-main/store/index.ts'
+import { bookmarkIdByPostId } from '../../src-main/store/queries/bookmark-writes.ts'
+import { knowledgeFor, upsertKnowledge } from '../../src-main/store/queries/bookmark-knowledge.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { sheafExport, type PostSpec } from './sheaf-export.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // Regression: the search triggers' `INSERT OR IGNORE` into search_queue was overridden by an outer
 // UPSERT's conflict policy, so re-analysing or re-importing a queued post failed on search_queue's key.
@@ -38,7 +40,7 @@ describe('search queue under upserts', () => {
   it('updates knowledge of an already queued post through the upsert path', () => {
     const db = t.sheaf.db
     const id = bookmarkIdByPostId(db, '502')!
-    db.$client.prepare('INSERT INTO search_queue(bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(id)
+    sqliteOf(db).prepare('INSERT INTO search_queue(bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(id)
     const base = {
       bookmarkId: id, action: 'read_later', sentiment: 'neutral', confidence: 0.5, relatedIds: '[]', ossReport: null,
       entities: '{"tools":["Trowel"]}', kind: null, provider: 'local', contentHash: null, analyzedAt: 1,
@@ -46,7 +48,7 @@ describe('search queue under upserts', () => {
     upsertKnowledge(db, { ...base, summary: 'first' })
     upsertKnowledge(db, { ...base, summary: 'second' })
     expect(knowledgeFor(db, id)?.summary).toBe('second')
-    const queued = db.$client.prepare('SELECT count(*) FROM search_queue WHERE bookmark_id = ?').pluck().get(id)
+    const queued = sqliteOf(db).prepare('SELECT count(*) FROM search_queue WHERE bookmark_id = ?').pluck().get(id)
     expect(queued).toBe(1)
   })
 })

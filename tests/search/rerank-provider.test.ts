@@ -4,6 +4,7 @@ import { fakeAnthropic, fakeOpenAi, type FakeServer, type RecordedRequest } from
 import { clientsByRole, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { sheafExport, type PostSpec } from './sheaf-export.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const KEY = 'sk-test-rerank-secret-0123456789'
 
@@ -164,7 +165,7 @@ describe('search reranked by the configured provider (real server, loopback fake
     const first = await ask('sqlite database')
     // Not embedded yet: the local vectors answer while a backfill runs in the background.
     expect(first.r.semanticModel).toBe('sheaf-search-wv100')
-    const stored = () => t.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'text-embedding-test'").pluck().get() as number
+    const stored = () => sqliteOf(t.sheaf.db).prepare("SELECT count(*) FROM embeddings WHERE model = 'text-embedding-test'").pluck().get() as number
     await vi.waitFor(() => expect(stored()).toBe(POSTS.length), { timeout: 10_000, interval: 50 })
     const embedCalls = openai.requests.filter((r) => r.path === '/v1/embeddings')
     expect(embedCalls[0].body.model).toBe('text-embedding-test')

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { closeDatabase, insertBookmark, openDatabase, type BookmarkValues, type Db } from '../../src-main/store/index.ts'
+import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
 
 /** A real SQLite library file in a temporary folder, for the search units' tests. */
 export function searchDb(): { db: Db; add(text: string, handle?: string): number; close(): void } {

@@ -8,6 +8,7 @@ import { installFakeClaude, type FakeClaude } from '../ai/providers/fake-claude.
 import { clientsByRole, type Client } from '../support/client.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const KEY = 'sk-ant-api03-SECRETvalue-9f8e7d6c5b4a-wxyz'
 
@@ -98,7 +99,7 @@ describe('settings', () => {
     keep(await c.admin.put('/api/settings', { target: 'anthropic', apiKey: KEY }))
     for (const b of bodies) expect(b).not.toContain(KEY)
     for (const l of logs) expect(l).not.toContain(KEY)
-    t.sheaf.db.$client.pragma('wal_checkpoint(TRUNCATE)')
+    sqliteOf(t.sheaf.db).pragma('wal_checkpoint(TRUNCATE)')
     for (const f of readdirSync(t.dataDir).filter((f) => f.startsWith('sheaf.db'))) {
       expect(readFileSync(join(t.dataDir, f)).includes(Buffer.from(KEY)), f).toBe(false)
     }

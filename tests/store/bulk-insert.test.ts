@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import {
-  closeDatabase, insertBookmark, insertBookmarkRow, insertMedia, insertMediaRow, maxBookmarkId, openDatabase, queueNewPostsForSearch,
-  topAuthors, type BookmarkValues, type Db,
-} from '../../src-main/store/index.ts'
+import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
+import { insertBookmark, insertBookmarkRow, maxBookmarkId, queueNewPostsForSearch, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
+import { insertMedia, insertMediaRow } from '../../src-main/store/queries/media.ts'
+import { topAuthors } from '../../src-main/store/queries/library-stats.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // Migration 0007: no insert trigger queues new posts for the search index any more; whoever inserts
 // does (insertBookmark per row, the importer per batch with queueNewPostsForSearch).
@@ -12,12 +13,12 @@ const values = (postId: string, authorHandle = 'a'): BookmarkValues => ({
   lang: null, conversationId: null, inReplyToPostId: null, urls: '[]', engagement: '{}', quoted: null, engagementScore: 0, mediaCount: 0,
   rawJson: '{}', contentHash: 'h',
 })
-const photo = (altText: string | null) => ({ type: 'photo', url: 'https://pbs.example/p.jpg', thumbnailUrl: 'https://pbs.example/p-s.jpg', videoUrl: null, altText, width: null, height: null, durationMs: null })
+const photo = (altText: string | null) => ({ type: 'photo' as const, url: 'https://pbs.example/p.jpg', thumbnailUrl: 'https://pbs.example/p-s.jpg', videoUrl: null, altText, width: null, height: null, durationMs: null })
 const queued = (db: Db) => ({
-  fts: db.$client.prepare('SELECT bookmark_id FROM search_fts_queue ORDER BY 1').pluck().all(),
-  vectors: db.$client.prepare('SELECT bookmark_id FROM search_queue ORDER BY 1').pluck().all(),
+  fts: sqliteOf(db).prepare('SELECT bookmark_id FROM search_fts_queue ORDER BY 1').pluck().all(),
+  vectors: sqliteOf(db).prepare('SELECT bookmark_id FROM search_queue ORDER BY 1').pluck().all(),
 })
-const drain = (db: Db) => db.$client.exec('DELETE FROM search_fts_queue; DELETE FROM search_queue')
+const drain = (db: Db) => sqliteOf(db).exec('DELETE FROM search_fts_queue; DELETE FROM search_queue')
 
 describe('queueing new posts for search without an insert trigger', () => {
   it('insertBookmark queues its post; insertBookmarkRow leaves it to queueNewPostsForSearch', () => {
@@ -50,14 +51,14 @@ describe('queueing new posts for search without an insert trigger', () => {
 
   it('the insert triggers are gone and updates still re-index through theirs', () => {
     const db = openDatabase({ file: ':memory:' })
-    const names = db.$client.prepare("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'index') AND tbl_name IN ('bookmarks', 'media')").pluck().all()
+    const names = sqliteOf(db).prepare("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'index') AND tbl_name IN ('bookmarks', 'media')").pluck().all()
     expect(names).not.toContain('search_bookmarks_ai')
     expect(names).not.toContain('search_media_ai')
     expect(names).not.toContain('bookmarks_author_created_idx')
     expect(names).toContain('search_bookmarks_au')
     const id = insertBookmark(db, values('1'), 0)
     drain(db)
-    db.$client.prepare('UPDATE bookmarks SET text = ? WHERE id = ?').run('edited', id)
+    sqliteOf(db).prepare('UPDATE bookmarks SET text = ? WHERE id = ?').run('edited', id)
     expect(queued(db).vectors).toEqual([id])
     closeDatabase(db)
   })
@@ -68,7 +69,7 @@ describe('topAuthors', () => {
     const db = openDatabase({ file: ':memory:' })
     for (const [i, h] of ['Alice', 'alice', 'ALICE', 'bob', 'bob', 'carol'].entries()) insertBookmark(db, values(String(i + 1), h), 0)
     expect(topAuthors(db, 2)).toEqual([{ handle: 'alice', name: 'ALICE', count: 3 }, { handle: 'bob', name: 'BOB', count: 2 }])
-    const plan = db.$client.prepare(`EXPLAIN QUERY PLAN SELECT lower(author_handle) AS k, count(*) FROM bookmarks GROUP BY lower(author_handle)`).all()
+    const plan = sqliteOf(db).prepare(`EXPLAIN QUERY PLAN SELECT lower(author_handle) AS k, count(*) FROM bookmarks GROUP BY lower(author_handle)`).all()
     expect(JSON.stringify(plan)).toContain('search_bookmarks_author_lower_idx')
     closeDatabase(db)
   })

@@ -3,7 +3,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MIGRATIONS_DIR, closeDatabase, insertUser, listUsers, openDatabase } from '../../src-main/store/index.ts'
+import { MIGRATIONS_DIR, closeDatabase, openDatabase } from '../../src-main/store/index.ts'
+import { insertUser, listUsers } from '../../src-main/store/queries/users.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 let dir: string
 beforeEach(() => {
@@ -32,8 +34,8 @@ describe('openDatabase', () => {
     const file = join(dir, 'lib', 'sheaf.db')
     const db = openDatabase({ file })
     try {
-      expect(db.$client.pragma('journal_mode', { simple: true })).toBe('wal')
-      expect(db.$client.pragma('foreign_keys', { simple: true })).toBe(1)
+      expect(sqliteOf(db).pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(sqliteOf(db).pragma('foreign_keys', { simple: true })).toBe(1)
       insertUser(db, { email: 'a@example.com', name: 'A', role: 'admin', passwordHash: 'x' })
       expect(listUsers(db)).toHaveLength(1)
     } finally {
@@ -55,7 +57,7 @@ describe('openDatabase', () => {
 
     for (let n = 1; n <= 4; n++) {
       const db = openDatabase({ file, migrationsDir: migrationsWithOneMore(n), log: (m) => logs.push(m) })
-      expect(db.$client.prepare(`select count(*) as c from probe_${n}`).get()).toEqual({ c: 0 })
+      expect(sqliteOf(db).prepare(`select count(*) as c from probe_${n}`).get()).toEqual({ c: 0 })
       closeDatabase(db)
     }
     expect(logs).toHaveLength(4)

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, insertBookmark, iterateBookmarks, openDatabase, type BookmarkValues, type Db } from '../../src-main/store/index.ts'
+import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
+import { iterateBookmarks } from '../../src-main/store/queries/bookmarks.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const values = (postId: string, postCreatedAt: number, source: string): BookmarkValues => ({
   postId, text: `post ${postId}`, authorHandle: 'a', authorName: 'A', postCreatedAt, source,
@@ -19,7 +22,7 @@ const walk = (db: Db, filter: { source?: string }, batch: number) => [...iterate
 describe('iterateBookmarks (the export walk)', () => {
   it('visits every post once, newest first with ties by id, whatever the batch size', () => {
     const db = library()
-    const expected = db.$client.prepare('SELECT id FROM bookmarks ORDER BY post_created_at DESC, id DESC').pluck().all()
+    const expected = sqliteOf(db).prepare('SELECT id FROM bookmarks ORDER BY post_created_at DESC, id DESC').pluck().all()
     for (const size of [1, 7, 9, 100, 500]) {
       const batches = walk(db, {}, size)
       expect(batches.flat().map((r) => r.id)).toEqual(expected)
@@ -30,7 +33,7 @@ describe('iterateBookmarks (the export walk)', () => {
 
   it('keeps the filter on every batch', () => {
     const db = library()
-    const expected = db.$client.prepare("SELECT id FROM bookmarks WHERE source = 'like' ORDER BY post_created_at DESC, id DESC").pluck().all()
+    const expected = sqliteOf(db).prepare("SELECT id FROM bookmarks WHERE source = 'like' ORDER BY post_created_at DESC, id DESC").pluck().all()
     expect(expected.length).toBe(84)
     expect(walk(db, { source: 'like' }, 10).flat().map((r) => r.id)).toEqual(expected)
     closeDatabase(db)
@@ -39,8 +42,9 @@ describe('iterateBookmarks (the export walk)', () => {
   it('seeks the date index for each next batch instead of scanning it from the top', () => {
     const db = library()
     const prepared: string[] = []
-    const prepare = db.$client.prepare.bind(db.$client)
-    db.$client.prepare = ((sql: string) => (prepared.push(sql), prepare(sql))) as typeof db.$client.prepare
+    const client = sqliteOf(db)
+    const prepare = client.prepare.bind(client)
+    client.prepare = ((sql: string) => (prepared.push(sql), prepare(sql))) as typeof client.prepare
     walk(db, { source: 'like' }, 10)
     const next = prepared.filter((sql) => /post_created_at/.test(sql) && /LIMIT \?/.test(sql) && sql.includes('<'))
     expect(next).toHaveLength(1)

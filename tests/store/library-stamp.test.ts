@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { dataStamp, insertBookmark, libraryStamp, openDatabase, type BookmarkValues } from '../../src-main/store/index.ts'
+import { openDatabase } from '../../src-main/store/index.ts'
+import { dataStamp, libraryStamp } from '../../src-main/store/queries/statements.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const values = (postId: string): BookmarkValues => ({
   postId, text: `post ${postId}`, authorHandle: 'a', authorName: 'A', postCreatedAt: 1, source: 'bookmark', lang: null,
@@ -10,7 +13,7 @@ const values = (postId: string): BookmarkValues => ({
 describe('libraryStamp', () => {
   it('moves with library changes and not with search index writes', () => {
     const db = openDatabase({ file: ':memory:' })
-    const c = db.$client
+    const c = sqliteOf(db)
     const s0 = libraryStamp(db)
     const id = insertBookmark(db, values('1'), 0)
     const s1 = libraryStamp(db)

@@ -2,9 +2,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeDatabase, insertBookmark, MIGRATIONS_DIR, openDatabase, type BookmarkValues } from '../../src-main/store/index.ts'
+import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src-main/store/index.ts'
+import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
 import { signedIn } from '../support/client.ts'
 import { startTestServer } from '../support/server.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 // A library from before migration 0012 holds a self-reply chain: after the upgrade, the next start assembles it.
 const dir = mkdtempSync(join(tmpdir(), 'sheaf-mig12-'))
@@ -33,7 +35,7 @@ describe('migration 0012 (threads)', () => {
     insertBookmark(old, values('3', '2', 3000), 0)
     insertBookmark(old, values('2', '1', 2000), 0)
     insertBookmark(old, values('1', null, 1000), 0)
-    expect(old.$client.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'thread_parts'").pluck().get()).toBe(0)
+    expect(sqliteOf(old).prepare("SELECT count(*) FROM sqlite_master WHERE name = 'thread_parts'").pluck().get()).toBe(0)
     closeDatabase(old)
 
     const t = await startTestServer({ dataDir })

@@ -7,6 +7,7 @@ import { zApiToken, zTokenCreated } from '../../src-shared/schemas/tokens.ts'
 import { Client, clientsByRole, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { BearerClient, createToken } from '../support/tokens.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 describe('personal API tokens over the real server', () => {
   let t: TestServer
@@ -32,10 +33,10 @@ describe('personal API tokens over the real server', () => {
     expect(list.body.tokens.map((x: unknown) => zApiToken.parse(x).id)).toContain(token.id)
     expect(JSON.stringify(list.body)).not.toContain(secret)
 
-    const row = t.sheaf.db.$client.prepare('SELECT * FROM api_tokens WHERE id = ?').get(token.id) as Record<string, unknown>
+    const row = sqliteOf(t.sheaf.db).prepare('SELECT * FROM api_tokens WHERE id = ?').get(token.id) as Record<string, unknown>
     expect(row.token_hash).toBe(createHash('sha256').update(secret).digest('hex'))
     expect(JSON.stringify(row)).not.toContain(secret)
-    t.sheaf.db.$client.pragma('wal_checkpoint(TRUNCATE)')
+    sqliteOf(t.sheaf.db).pragma('wal_checkpoint(TRUNCATE)')
     for (const f of readdirSync(t.dataDir).filter((n) => n.startsWith('sheaf.db'))) {
       expect(readFileSync(join(t.dataDir, f)).includes(secret), f).toBe(false)
     }

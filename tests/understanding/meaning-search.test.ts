@@ -6,6 +6,7 @@ import { signedIn, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { sheafExport } from '../search/sheaf-export.ts'
 import { importFile, readStream } from '../pipeline/helpers.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 /** Posts that share no word with the questions below, and look-alikes that share words but not meaning. */
 const POSTS = [
@@ -35,7 +36,7 @@ describe('search by meaning with the sentence encoder', () => {
   afterAll(async () => t?.close())
 
   it('stores one 512-d encoder vector per analysed post', () => {
-    const rows = t.sheaf.db.$client.prepare("SELECT count(*) AS n, min(dim) AS dim FROM embeddings WHERE model = 'use-lite-512'").get() as { n: number; dim: number }
+    const rows = sqliteOf(t.sheaf.db).prepare("SELECT count(*) AS n, min(dim) AS dim FROM embeddings WHERE model = 'use-lite-512'").get() as { n: number; dim: number }
     expect(rows).toEqual({ n: POSTS.length, dim: 512 })
   })
 

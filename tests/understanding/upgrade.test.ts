@@ -6,6 +6,7 @@ import { signedIn } from '../support/client.ts'
 import { startTestServer } from '../support/server.ts'
 import { sheafExport } from '../search/sheaf-export.ts'
 import { importFile, readStream } from '../pipeline/helpers.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 
 const POSTS = Array.from({ length: 12 }, (_, i) => ({
   postId: String(7000 + i), text: `Post ${i} about ${['cooking pasta', 'the football derby', 'interest rates', 'a new phone'][i % 4]} today`, handle: 'someone', at: Date.UTC(2025, 0, 1 + i),
@@ -24,7 +25,7 @@ describe('a library analysed before the sentence encoder', () => {
       await admin1.post('/api/categorize', {})
       await readStream(admin1)
       // What an older version left: knowledge, but no vector of the sentence model.
-      t1.sheaf.db.$client.prepare("DELETE FROM embeddings WHERE model = 'use-lite-512'").run()
+      sqliteOf(t1.sheaf.db).prepare("DELETE FROM embeddings WHERE model = 'use-lite-512'").run()
       expect((await admin1.put('/api/settings', { autoRunAfterImport: true })).status).toBe(200)
       await t1.close()
 
@@ -38,7 +39,7 @@ describe('a library analysed before the sentence encoder', () => {
         await t2.sheaf.pipeline.idle()
         const { job } = (await admin2.get('/api/categorize', { accept: 'application/json' })).body
         expect(job).toMatchObject({ status: 'completed', provider: 'local', totalBookmarks: POSTS.length })
-        const n = t2.sheaf.db.$client.prepare("SELECT count(*) FROM embeddings WHERE model = 'use-lite-512'").pluck().get()
+        const n = sqliteOf(t2.sheaf.db).prepare("SELECT count(*) FROM embeddings WHERE model = 'use-lite-512'").pluck().get()
         expect(n).toBe(POSTS.length)
       } finally {
         await t2.close()

@@ -33,7 +33,7 @@ export interface RunResult { code: number | null; stdout: string; stderr: string
 export function runCli(command: string, args: string[], input: string, { signal, env }: { signal?: AbortSignal; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal))
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env, windowsHide: true })
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env, windowsHide: true })
     let stdout = ''
     let stderr = ''
     const onAbort = () => child.kill('SIGTERM')

@@ -1,14 +1,14 @@
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import {
   categoriesForBookmarks, iterateBookmarks, mergedPostsFor, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
-  postIdsByIds, statesFor, tagsForBookmarks, threadRecordsMatching, type BookmarkFilter, type BookmarkRecord, type Db, type KnowledgeRecord, type MediaAnalysis,
+  postIdsByIds, statesFor, tagsForBookmarks, threadRecordsMatching, type BookmarkFilter, type BookmarkWithRaw, type Db, type KnowledgeRecord, type MediaAnalysis,
   type MediaRecord, type MergedPostRecord, type NoteRecord, type StateFlags,
-} from '../../store/index.ts'
+} from '../../store/faces/library.ts'
 import { groupBy, recordToPost } from '../convert.ts'
 
 /** Everything an export writes about one post. */
 export interface ExportPost {
-  record: BookmarkRecord & { rawJson: string }
+  record: BookmarkWithRaw
   post: NormalizedPost
   media: MediaRecord[]
   mediaAnalysis: MediaAnalysis[]
@@ -25,7 +25,7 @@ export interface ExportPost {
   thread: { rootPostId: string; position: number; size: number } | null
 }
 
-type Row = BookmarkRecord & { rawJson: string }
+type Row = BookmarkWithRaw
 
 /**
  * Keeps threads together: the first part of a thread met in the export's order brings the thread's

@@ -6,7 +6,7 @@ import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
   replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
-} from '../../store/index.ts'
+} from '../../store/faces/pipeline.ts'
 import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 import { threadSuggestions } from './thread-categories.ts'

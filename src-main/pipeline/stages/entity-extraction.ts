@@ -1,4 +1,4 @@
-import { loadPipelinePosts, markJobItems, transaction } from '../../store/index.ts'
+import { loadPipelinePosts, markJobItems, transaction } from '../../store/faces/pipeline.ts'
 import { toEnginePost, type Stage } from '../context.ts'
 
 /**

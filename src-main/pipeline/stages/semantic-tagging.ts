@@ -1,6 +1,6 @@
 import type { AnalyzeInput, PostAnalysis } from '../../ai/index.ts'
 import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
-import { loadPipelinePosts, markJobItems, transaction, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/index.ts'
+import { loadPipelinePosts, markJobItems, transaction, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/faces/pipeline.ts'
 import { imageTextOf, toEnginePost, type RunContext, type Stage } from '../context.ts'
 
 /**

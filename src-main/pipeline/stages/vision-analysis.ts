@@ -1,4 +1,4 @@
-import { loadPipelinePosts, markJobItems, transaction, writeMediaAnalysis, type MediaAnalysisWrite, type PipelineMedia } from '../../store/index.ts'
+import { loadPipelinePosts, markJobItems, transaction, writeMediaAnalysis, type MediaAnalysisWrite, type PipelineMedia } from '../../store/faces/pipeline.ts'
 import type { RunContext, Stage } from '../context.ts'
 
 const FETCH_CONCURRENCY = 4

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
-import type { Db } from '../db.ts'
+import { connection, type Db } from '../db.ts'
 import { apiTokens } from '../schema.ts'
 import { stmt } from './statements.ts'
 
@@ -7,7 +7,7 @@ export type ApiTokenRow = typeof apiTokens.$inferSelect
 export type NewApiToken = Pick<typeof apiTokens.$inferInsert, 'userId' | 'name' | 'tokenHash' | 'hint' | 'readOnly' | 'createdAt'>
 
 export const insertApiToken = (db: Db, values: NewApiToken): ApiTokenRow =>
-  db.insert(apiTokens).values(values).returning().get()
+  connection(db).insert(apiTokens).values(values).returning().get()
 
 /** Read on every token request, so a cached statement, not a built query. */
 export function findApiTokenByHash(db: Db, tokenHash: string): ApiTokenRow | null {
@@ -18,11 +18,11 @@ export function findApiTokenByHash(db: Db, tokenHash: string): ApiTokenRow | nul
 }
 
 export const findApiTokenById = (db: Db, id: number): ApiTokenRow | null =>
-  db.select().from(apiTokens).where(eq(apiTokens.id, id)).get() ?? null
+  connection(db).select().from(apiTokens).where(eq(apiTokens.id, id)).get() ?? null
 
 /** Active tokens, newest first; every user's when `userId` is null. */
 export const listApiTokens = (db: Db, userId: number | null): ApiTokenRow[] =>
-  db.select().from(apiTokens)
+  connection(db).select().from(apiTokens)
     .where(and(isNull(apiTokens.revokedAt), userId === null ? undefined : eq(apiTokens.userId, userId)))
     .orderBy(desc(apiTokens.id)).all()
 
@@ -31,5 +31,5 @@ export const markApiTokenUsed = (db: Db, id: number, at: number): void => {
 }
 
 export const revokeApiToken = (db: Db, id: number, at: number): void => {
-  db.update(apiTokens).set({ revokedAt: at }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).run()
+  connection(db).update(apiTokens).set({ revokedAt: at }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).run()
 }

@@ -1,21 +1,9 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { KnowledgeRow } from '../rows.ts'
 
 /** The knowledge row as the library reads it (JSON columns as text). */
-export interface KnowledgeRecord {
-  bookmarkId: number
-  summary: string
-  action: string
-  sentiment: string
-  confidence: number
-  relatedIds: string
-  ossReport: string | null
-  entities: string | null
-  kind: string | null
-  provider: string | null
-  contentHash: string | null
-  analyzedAt: number
-}
+export type KnowledgeRecord = KnowledgeRow
 
 const COLUMNS = `bookmark_id AS bookmarkId, summary, action, sentiment, confidence, related_ids AS relatedIds, oss_report AS ossReport,
   entities, kind, provider, content_hash AS contentHash, analyzed_at AS analyzedAt`
@@ -39,6 +27,6 @@ export function upsertKnowledge(db: Db, k: KnowledgeRecord): void {
 export const countAnalyzed = (db: Db): number => stmt(db, 'SELECT count(*) FROM knowledge').pluck().get() as number
 
 /** related_ids of the given bookmarks, for the mind map's "related" edges. */
-export const relatedIdsFor = (db: Db, ids: readonly number[]): { bookmarkId: number; relatedIds: string }[] =>
+export const relatedIdsFor = (db: Db, ids: readonly number[]): Pick<KnowledgeRow, 'bookmarkId' | 'relatedIds'>[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, related_ids AS relatedIds FROM knowledge
-    WHERE bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as { bookmarkId: number; relatedIds: string }[]
+    WHERE bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Pick<KnowledgeRow, 'bookmarkId' | 'relatedIds'>[]

@@ -1,34 +1,17 @@
-import type { Db } from '../db.ts'
-import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
+import { sqliteOf, type Db } from '../db.ts'
+import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
+import type { BookmarkRow } from '../rows.ts'
 import { maintainInBackground } from '../maintenance.ts'
 import { stmt } from './statements.ts'
 
 /** What the library writes for one post (JSON columns already serialised). */
-export interface BookmarkValues {
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  postCreatedAt: number
-  source: string
-  lang: string | null
-  conversationId: string | null
-  inReplyToPostId: string | null
-  urls: string
-  engagement: string
-  quoted: string | null
-  engagementScore: number
-  mediaCount: number
-  rawJson: string
-  contentHash: string
+export type BookmarkValues = Omit<BookmarkRow, 'id' | 'importedAt' | 'updatedAt' | 'langChecked'> & {
   /** false: `lang` is not decided yet (the background language check will); true or absent: it is. */
   langChecked?: boolean
 }
 
-const COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
-
-export const bookmarkByPostId = (db: Db, postId: string): (BookmarkRecord & { rawJson: string }) | null =>
-  (stmt(db, `SELECT ${COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as (BookmarkRecord & { rawJson: string }) | undefined) ?? null
+export const bookmarkByPostId = (db: Db, postId: string): BookmarkWithRaw | null =>
+  (stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as BookmarkWithRaw | undefined) ?? null
 
 export const bookmarkIdByPostId = (db: Db, postId: string): number | null =>
   (stmt(db, 'SELECT id FROM bookmarks WHERE post_id = ?').pluck().get(postId) as number | undefined) ?? null
@@ -113,7 +96,7 @@ export interface WriteTransaction {
  * window short and allow one at a time.
  */
 export function beginWrite(db: Db): WriteTransaction {
-  const client = db.$client
+  const client = sqliteOf(db)
   if (client.inTransaction) throw new Error('a write transaction is already open on this connection')
   client.exec('BEGIN IMMEDIATE')
   let open = true
@@ -129,7 +112,7 @@ export function beginWrite(db: Db): WriteTransaction {
       } finally {
         client.pragma(`wal_autocheckpoint = ${every}`)
       }
-      maintainInBackground(db, 'checkpoint')
+      maintainInBackground(client, 'checkpoint')
     },
     rollback() {
       if (!open) return
@@ -145,8 +128,8 @@ export function beginWrite(db: Db): WriteTransaction {
  * write here wait for it. `analysis_limit` bounds each index's ANALYZE to a sample, so it stays cheap.
  */
 export const optimize = (db: Db): void => {
-  db.$client.pragma('analysis_limit = 1000')
-  db.$client.pragma('optimize')
+  sqliteOf(db).pragma('analysis_limit = 1000')
+  sqliteOf(db).pragma('optimize')
 }
 
 export const setImportedAt = (db: Db, id: number, importedAt: number): void => {

@@ -1,45 +1,29 @@
-import type { Db } from '../db.ts'
+import { sqliteOf, type Db } from '../db.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
+import type { BookmarkRow, ThreadColumns } from '../rows.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 
-/** A bookmarks row as the library reads it (JSON columns still as text). */
-export interface BookmarkRecord {
-  id: number
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  postCreatedAt: number
-  importedAt: number
-  updatedAt: number | null
-  source: string
-  lang: string | null
-  conversationId: string | null
-  inReplyToPostId: string | null
-  urls: string
-  engagement: string
-  quoted: string | null
-  engagementScore: number
-  mediaCount: number
-  contentHash: string
-  threadRootId: number | null
-  threadPosition: number | null
-  threadSize: number | null
-}
+/** A bookmarks row as the library reads it (JSON columns still as text), with its place in a thread. */
+export type BookmarkRecord = Omit<BookmarkRow, 'rawJson' | 'langChecked'> & ThreadColumns
+
+/** A row with the export file's own JSON (an export, a re-import). */
+export type BookmarkWithRaw = BookmarkRecord & Pick<BookmarkRow, 'rawJson'>
 
 /** A post's place in its thread (thread_parts, by primary key), null outside one. */
-export const THREAD_COLUMNS = `(SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadRootId,
+const THREAD_COLUMNS = `(SELECT t.root_id FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadRootId,
   (SELECT t.position FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadPosition,
   (SELECT t.size FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadSize`
 
-export const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
+const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle, b.author_name AS authorName,
   b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.updated_at AS updatedAt, b.source, b.lang,
   b.conversation_id AS conversationId, b.in_reply_to_post_id AS inReplyToPostId, b.urls, b.engagement, b.quoted,
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash,
   ${THREAD_COLUMNS}`
+
+export const WITH_RAW_COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
 
 /** About how many rows of the sort index a page may walk before collecting and sorting the matches is cheaper. */
 const WALK_ROWS = 5000
@@ -60,8 +44,8 @@ const orders = new WeakMap<object, { stamp: string; bySort: Map<SortKey, Int32Ar
 /** Every post id in one sort order, cached until the library changes (a `q` page is cut from it). */
 export function orderedBookmarkIds(db: Db, sort: SortKey): Int32Array {
   const stamp = libraryStamp(db)
-  let c = orders.get(db.$client)
-  if (!c || c.stamp !== stamp) orders.set(db.$client, (c = { stamp, bySort: new Map() }))
+  let c = orders.get(sqliteOf(db))
+  if (!c || c.stamp !== stamp) orders.set(sqliteOf(db), (c = { stamp, bySort: new Map() }))
   let ids = c.bySort.get(sort)
   if (!ids) {
     ids = Int32Array.from(stmt(db, `SELECT b.id FROM bookmarks b ORDER BY ${ORDER_BY[sort]}`).pluck().all() as number[])
@@ -75,8 +59,8 @@ const counts = new WeakMap<object, { stamp: string; byKey: Map<string, number> }
 /** Matching rows; cached per filter until the library (or, filtered by state, that member's state) changes. */
 export function countBookmarks(db: Db, f: BookmarkFilter): number {
   const stamp = libraryStamp(db)
-  let c = counts.get(db.$client)
-  if (!c || c.stamp !== stamp) counts.set(db.$client, (c = { stamp, byKey: new Map() }))
+  let c = counts.get(sqliteOf(db))
+  if (!c || c.stamp !== stamp) counts.set(sqliteOf(db), (c = { stamp, byKey: new Map() }))
   const key = f.state ? `${filterKey(f)}@${memberStateVersion(db, f.state.userId)}` : filterKey(f)
   const hit = c.byKey.get(key)
   if (hit !== undefined) return hit
@@ -131,9 +115,9 @@ export function bookmarksByIds(db: Db, ids: readonly number[]): BookmarkRecord[]
   return ids.map((id) => byId.get(id)).filter((r): r is BookmarkRecord => r !== undefined)
 }
 
-export function bookmarkById(db: Db, id: number): (BookmarkRecord & { rawJson: string }) | null {
-  return (stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b WHERE b.id = ?`).get(id) as
-    (BookmarkRecord & { rawJson: string }) | undefined) ?? null
+export function bookmarkById(db: Db, id: number): BookmarkWithRaw | null {
+  return (stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b WHERE b.id = ?`).get(id) as
+    BookmarkWithRaw | undefined) ?? null
 }
 
 export const bookmarkExists = (db: Db, id: number): boolean =>
@@ -150,36 +134,39 @@ export const deleteBookmarks = (db: Db, ids: readonly number[]): number =>
  * Streams matching rows (with raw JSON) in sort order, a batch at a time, so an export of the whole
  * library never holds more than one batch. Keyset paging keeps each batch query cheap.
  */
-export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Generator<(BookmarkRecord & { rawJson: string })[]> {
+export function* iterateBookmarks(db: Db, f: BookmarkFilter, batch = 500): Generator<BookmarkWithRaw[]> {
   const { where, params } = filterSql(f)
   // a row value, not `a < ? OR (a = ? AND id < ?)`: SQLite seeks the date index with it instead of scanning from the top
   const cursorClause = `${where ? `${where} AND` : 'WHERE'} (b.post_created_at, b.id) < (?, ?)`
-  const first = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
-  const next = stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
-  let rows = first.all(...params, batch) as (BookmarkRecord & { rawJson: string })[]
+  const first = stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b ${where} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  const next = stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b ${cursorClause} ORDER BY ${ORDER_BY.newest} LIMIT ?`)
+  let rows = first.all(...params, batch) as BookmarkWithRaw[]
   while (rows.length > 0) {
     yield rows
     if (rows.length < batch) return
     const last = rows[rows.length - 1]
-    rows = next.all(...params, last.postCreatedAt, last.id, batch) as (BookmarkRecord & { rawJson: string })[]
+    rows = next.all(...params, last.postCreatedAt, last.id, batch) as BookmarkWithRaw[]
   }
 }
 
+/** A post as the mind map names it. */
+export type PostTitle = Pick<BookmarkRow, 'id' | 'text' | 'authorHandle'>
+
 /** One page of a category's posts, newest first (the mind map's branches). */
-export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0, share?: { matches: number; all: number }): { id: number; text: string; authorHandle: string }[] {
+export function newestInCategory(db: Db, categoryId: number, limit: number, offset = 0, share?: { matches: number; all: number }): PostTitle[] {
   // as pageBookmarkIds: a large category is found by walking the date order, a small one collected and sorted
   const walk = share !== undefined && (offset + limit) * share.all <= WALK_ROWS * Math.max(1, share.matches)
   return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
     WHERE ${walk ? 'EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id AND bc.category_id = ?)'
       : 'b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)'}
-    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(categoryId, limit, offset) as { id: number; text: string; authorHandle: string }[]
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(categoryId, limit, offset) as PostTitle[]
 }
 
 /** Newest uncategorised posts. */
-export function newestUncategorized(db: Db, limit: number, offset = 0): { id: number; text: string; authorHandle: string }[] {
+export function newestUncategorized(db: Db, limit: number, offset = 0): PostTitle[] {
   return stmt(db, `SELECT b.id, b.text, b.author_handle AS authorHandle FROM bookmarks b
     WHERE NOT EXISTS (SELECT 1 FROM bookmark_categories bc WHERE bc.bookmark_id = b.id)
-    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(limit, offset) as { id: number; text: string; authorHandle: string }[]
+    ORDER BY b.post_created_at DESC, b.id DESC LIMIT ? OFFSET ?`).all(limit, offset) as PostTitle[]
 }
 
 export const postIdsByIds = (db: Db, ids: readonly number[]): Map<number, string> =>

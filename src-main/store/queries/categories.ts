@@ -1,15 +1,9 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { bookmarkCategories } from '../schema.ts'
+import type { CategoryRow } from '../rows.ts'
 
-export interface CategoryRecord {
-  id: number
-  name: string
-  slug: string
-  color: string
-  description: string
-  position: number
-  bookmarkCount: number
-}
+export type CategoryRecord = Omit<CategoryRow, 'createdAt'> & { bookmarkCount: number }
 
 const WITH_COUNT = `SELECT c.id, c.name, c.slug, c.color, c.description, c.position,
   (SELECT count(*) FROM bookmark_categories bc WHERE bc.category_id = c.id) AS bookmarkCount FROM categories c`
@@ -57,12 +51,15 @@ export function mergeCategoryInto(db: Db, from: number, into: number): void {
   stmt(db, 'DELETE FROM categories WHERE id = ?').run(from)
 }
 
+/** A category on a post, as a page of posts shows it. */
+export type BookmarkCategory = { bookmarkId: number } & Pick<CategoryRow, 'id' | 'name' | 'slug' | 'color'> &
+  Pick<typeof bookmarkCategories.$inferSelect, 'assignedBy' | 'confidence'>
+
 /** Category summaries for a page of bookmarks, in one query. */
-export const categoriesForBookmarks = (db: Db, ids: readonly number[]): { bookmarkId: number; id: number; name: string; slug: string; color: string; assignedBy: string; confidence: number }[] =>
+export const categoriesForBookmarks = (db: Db, ids: readonly number[]): BookmarkCategory[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bc.bookmark_id AS bookmarkId, c.id, c.name, c.slug, c.color, bc.assigned_by AS assignedBy, bc.confidence
     FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id
-    WHERE bc.bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bc.bookmark_id, c.position, c.name`).all(idList(ids)) as
-    { bookmarkId: number; id: number; name: string; slug: string; color: string; assignedBy: string; confidence: number }[]
+    WHERE bc.bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bc.bookmark_id, c.position, c.name`).all(idList(ids)) as BookmarkCategory[]
 
 /** The analysis's assignments below `threshold` confidence, least sure first, and how many there are. */
 export function lowConfidenceAssignments(db: Db, threshold: number, limit: number, offset: number): { rows: Array<{ bookmarkId: number; categoryId: number }>; total: number } {
@@ -72,10 +69,7 @@ export function lowConfidenceAssignments(db: Db, threshold: number, limit: numbe
   return { rows, total }
 }
 
-export interface Assignment {
-  categoryId: number
-  assignedBy: 'user' | 'pipeline'
-}
+export type Assignment = Pick<typeof bookmarkCategories.$inferSelect, 'categoryId' | 'assignedBy'>
 
 export const assignmentsOf = (db: Db, bookmarkId: number): Assignment[] =>
   stmt(db, 'SELECT category_id AS categoryId, assigned_by AS assignedBy FROM bookmark_categories WHERE bookmark_id = ?').all(bookmarkId) as Assignment[]

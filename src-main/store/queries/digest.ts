@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { BookmarkRow } from '../rows.ts'
 
 /** [from, to) in epoch ms; `created_at` is when a post was saved (imported). */
 export interface TimeWindow {
@@ -85,12 +86,7 @@ export const savedByOthersIn = (db: Db, userId: number, categoryIds: readonly nu
     ORDER BY b.engagement_score DESC, b.post_created_at DESC, b.id DESC LIMIT @limit`)
     .pluck().all({ from: w.from, to: w.to, categories: idList(categoryIds), user: userId, limit }) as number[]
 
-export interface DigestPostRow {
-  id: number
-  postId: string
-  authorHandle: string
-  text: string
-}
+export type DigestPostRow = Pick<BookmarkRow, 'id' | 'postId' | 'authorHandle' | 'text'>
 
 export function digestPostRows(db: Db, ids: readonly number[]): DigestPostRow[] {
   if (ids.length === 0) return []

@@ -21,21 +21,6 @@ export function decodeVector(buf: Buffer, dim: number, encoding: 'f32' | 'i8'): 
   return copy
 }
 
-/** Every vector of one model, packed: ids[i] owns vectors[i*dim .. (i+1)*dim). */
-export function loadEmbeddingMatrix(db: Db, model: string): { ids: number[]; dim: number; vectors: Float32Array } {
-  const rows = stmt(db, 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ? ORDER BY bookmark_id').all(model) as
-    Array<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
-  const dim = rows[0]?.dim ?? 0
-  const vectors = new Float32Array(rows.length * dim)
-  const ids: number[] = []
-  for (const r of rows) {
-    if (r.dim !== dim) continue
-    vectors.set(decodeVector(r.vector, dim, r.encoding), ids.length * dim)
-    ids.push(r.id)
-  }
-  return { ids, dim, vectors: vectors.subarray(0, ids.length * dim) }
-}
-
 /** One page of a model's vectors in id order (id > afterId), so a big load can yield between pages. */
 export function embeddingPage(db: Db, model: string, afterId: number, limit: number): Array<{ id: number; vector: Float32Array }> {
   const rows = stmt(db, 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?')

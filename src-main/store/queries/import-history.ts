@@ -1,22 +1,11 @@
 import type { Db } from '../db.ts'
 import { stmt } from './statements.ts'
+import type { ImportHistoryRow } from '../rows.ts'
 
-export interface ImportHistoryRecord {
-  id: number
-  userId: number | null
-  userName: string | null
-  userEmail: string | null
-  fileName: string
-  format: string
-  bytes: number
-  imported: number
-  duplicates: number
-  updated: number
-  errors: number
-  createdAt: number
-}
+/** An import as the history lists it, with who ran it. */
+export type ImportHistoryRecord = ImportHistoryRow & { userName: string | null; userEmail: string | null }
 
-export function insertImportHistory(db: Db, r: Omit<ImportHistoryRecord, 'id' | 'userName' | 'userEmail'>): number {
+export function insertImportHistory(db: Db, r: Omit<ImportHistoryRow, 'id'>): number {
   return Number(stmt(db, `INSERT INTO import_history (user_id, file_name, format, bytes, imported, duplicates, updated, errors, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(r.userId, r.fileName, r.format, r.bytes, r.imported, r.duplicates, r.updated, r.errors, r.createdAt).lastInsertRowid)

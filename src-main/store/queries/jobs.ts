@@ -1,26 +1,9 @@
-import type { Db } from '../db.ts'
+import { transaction, type Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { JobErrorRow, JobRow } from '../rows.ts'
 
-export interface JobRecord {
-  id: string
-  status: string
-  force: boolean
-  bookmarkIds: number[] | null
-  stage: string
-  current: number
-  total: number
-  processed: number
-  errors: number
-  provider: string | null
-  tokensIn: number
-  tokensOut: number
-  costUsd: number
-  createdBy: number | null
-  createdAt: number
-  updatedAt: number | null
-  finishedAt: number | null
-  error: string | null
-}
+/** A job as the pipeline reads it (`bookmarkIds` parsed). */
+export type JobRecord = Omit<JobRow, 'bookmarkIds'> & { bookmarkIds: number[] | null }
 
 const COLUMNS = `id, status, force, bookmark_ids AS bookmarkIds, stage, current, total, processed, errors, provider,
   tokens_in AS tokensIn, tokens_out AS tokensOut, cost_usd AS costUsd, created_by AS createdBy, created_at AS createdAt,
@@ -31,12 +14,12 @@ const toJob = (r: Record<string, unknown> | undefined): JobRecord | null =>
 
 /** A job and the posts it covers, in one transaction. */
 export function insertJob(db: Db, j: { id: string; force: boolean; bookmarkIds: number[] | null; provider: string; createdBy: number | null; now: number; items: readonly number[] }): void {
-  db.$client.transaction(() => {
+  transaction(db, () => {
     stmt(db, `INSERT INTO jobs (id, status, force, bookmark_ids, stage, total, provider, created_by, created_at, updated_at)
       VALUES (?, 'running', ?, ?, 'entity_extraction', ?, ?, ?, ?, ?)`)
       .run(j.id, j.force ? 1 : 0, j.bookmarkIds ? JSON.stringify(j.bookmarkIds) : null, j.items.length, j.provider, j.createdBy, j.now, j.now)
     stmt(db, 'INSERT INTO job_items (job_id, bookmark_id, done_stage) SELECT ?, value, 0 FROM json_each(?)').run(j.id, idList(j.items))
-  })()
+  })
 }
 
 export const jobById = (db: Db, id: string): JobRecord | null => toJob(stmt(db, `SELECT ${COLUMNS} FROM jobs WHERE id = ?`).get(id) as Record<string, unknown> | undefined)
@@ -78,7 +61,7 @@ export function markJobItems(db: Db, jobId: string, ids: readonly number[], stag
     .run(stageIndex, jobId, idList(ids))
 }
 
-export interface JobErrorRecord { id: number; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; createdAt: number }
+export type JobErrorRecord = Omit<JobErrorRow, 'jobId'>
 
 export function insertJobError(db: Db, e: { jobId: string; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; now: number }): void {
   stmt(db, 'INSERT INTO job_errors (job_id, bookmark_id, stage, message, fell_back, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -94,5 +77,3 @@ export const jobErrors = (db: Db, jobId: string, limit = 1000): JobErrorRecord[]
 export const failedBookmarkIds = (db: Db, jobId: string): number[] =>
   stmt(db, 'SELECT DISTINCT bookmark_id FROM job_errors WHERE job_id = ? AND bookmark_id IS NOT NULL ORDER BY bookmark_id').pluck().all(jobId) as number[]
 
-export const countFailedItems = (db: Db, jobId: string): number =>
-  stmt(db, 'SELECT count(DISTINCT bookmark_id) FROM job_errors WHERE job_id = ? AND fell_back = 0').pluck().get(jobId) as number

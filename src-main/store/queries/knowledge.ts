@@ -1,40 +1,17 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { knowledge } from '../schema.ts'
+import type { BookmarkRow, CategoryRow, KnowledgeRow, MediaRow } from '../rows.ts'
 
 /** What the pipeline reads about one post (JSON columns parsed). */
-export interface PipelinePost {
-  id: number
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  lang: string | null
-  inReplyToPostId: string | null
+export type PipelinePost = Pick<BookmarkRow, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'lang' | 'inReplyToPostId' | 'contentHash'> & {
   urls: Array<{ url: string; expandedUrl: string; displayUrl: string | null }>
   quoted: { text: string; authorHandle: string } | null
-  contentHash: string
   media: PipelineMedia[]
 }
 
-export interface PipelineMedia {
-  id: number
-  type: 'photo' | 'video' | 'animated_gif'
-  url: string
-  thumbnailUrl: string
-  videoUrl: string | null
-  altText: string | null
-  width: number | null
-  height: number | null
-  durationMs: number | null
-  cachePath: string | null
-  thumbPath: string | null
-  ocrText: string | null
-  visualTags: string[] | null
-  description: string | null
-  fetchError: string | null
-}
+export type PipelineMedia = Omit<MediaRow, 'bookmarkId' | 'position' | 'fetchedAt' | 'visualTags'> & { visualTags: string[] | null }
 
-/** Posts never analysed, or whose content changed since (content_hash differs); all of them with `force`. */
 /**
  * Posts a job should analyse: never analysed, changed since, or analysed before the current local
  * sentence model (no vector of `vectorModel`), unless `force` takes them all.
@@ -87,18 +64,10 @@ export function loadPipelinePosts(db: Db, ids: readonly number[]): PipelinePost[
   }))
 }
 
-export interface KnowledgeWrite {
-  bookmarkId: number
-  summary: string
-  action: string
-  sentiment: string
-  confidence: number
-  ossReport: unknown | null
-  entities: unknown
-  kind: string | null
+export type KnowledgeWrite = Pick<typeof knowledge.$inferSelect, 'bookmarkId' | 'summary' | 'action' | 'sentiment' | 'confidence' | 'ossReport' |
+  'entities' | 'kind' | 'analyzedAt'> & {
   provider: string
   contentHash: string
-  analyzedAt: number
   /** Already normalised to the shared vocabulary. */
   tags: string[]
 }
@@ -148,28 +117,17 @@ export const setRelatedIds = (db: Db, rows: ReadonlyArray<{ bookmarkId: number; 
     .run(JSON.stringify(rows.map((r) => [r.bookmarkId, r.relatedIds])))
 }
 
-/** Entities and tags of every analysed post: the shared-entity half of "related". */
-export function loadRelatedKeys(db: Db): Array<{ id: number; entities: string | null; tags: string | null }> {
+/** A post's entities (JSON text) and tags (joined by U+001F): the shared-entity half of "related". */
+export type RelatedKeys = { id: number; entities: KnowledgeRow['entities']; tags: string | null }
+
+/** One page of every analysed post's RelatedKeys (bookmark_id > afterId), so a big load can yield between pages. */
+export function relatedKeysPage(db: Db, afterId: number, limit: number): RelatedKeys[] {
   return stmt(db, `SELECT k.bookmark_id AS id, k.entities, (SELECT group_concat(t.name, char(31)) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
-      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k ORDER BY k.bookmark_id`).all() as Array<{ id: number; entities: string | null; tags: string | null }>
+      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k WHERE k.bookmark_id > ? ORDER BY k.bookmark_id LIMIT ?`).all(afterId, limit) as RelatedKeys[]
 }
 
-/** One page of loadRelatedKeys (bookmark_id > afterId), so a big load can yield between pages. */
-export function relatedKeysPage(db: Db, afterId: number, limit: number): Array<{ id: number; entities: string | null; tags: string | null }> {
-  return stmt(db, `SELECT k.bookmark_id AS id, k.entities, (SELECT group_concat(t.name, char(31)) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
-      WHERE bt.bookmark_id = k.bookmark_id) AS tags FROM knowledge k WHERE k.bookmark_id > ? ORDER BY k.bookmark_id LIMIT ?`).all(afterId, limit) as Array<{ id: number; entities: string | null; tags: string | null }>
-}
-
-export interface MediaAnalysisWrite {
-  id: number
-  cachePath: string | null
-  thumbPath: string | null
-  ocrText: string | null
-  visualTags: string[] | null
-  description: string | null
-  fetchedAt: number | null
-  fetchError: string | null
-}
+export type MediaAnalysisWrite = Pick<PipelineMedia, 'id' | 'cachePath' | 'thumbPath' | 'ocrText' | 'visualTags' | 'description' | 'fetchError'> &
+  Pick<MediaRow, 'fetchedAt'>
 
 export const writeMediaAnalysis = (db: Db, m: MediaAnalysisWrite): void => {
   stmt(db, `UPDATE media SET cache_path = ?, thumb_path = ?, visual_tags = ?, fetched_at = ?, fetch_error = ? WHERE id = ?`)
@@ -179,16 +137,12 @@ export const writeMediaAnalysis = (db: Db, m: MediaAnalysisWrite): void => {
     .run(m.ocrText, m.description, m.id, m.ocrText, m.description)
 }
 
-export const mediaCacheEntry = (db: Db, id: number): { id: number; cachePath: string | null; thumbPath: string | null } | null =>
-  (stmt(db, 'SELECT id, cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE id = ?').get(id) as
-    { id: number; cachePath: string | null; thumbPath: string | null } | undefined) ?? null
+type MediaCacheEntry = Pick<MediaRow, 'id' | 'cachePath' | 'thumbPath'>
 
-/** Cached file already fetched for the same URL by another row (the same image saved twice). */
-export const cachedPathForUrl = (db: Db, url: string): { cachePath: string; thumbPath: string | null } | null =>
-  (stmt(db, 'SELECT cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE url = ? AND cache_path IS NOT NULL LIMIT 1').get(url) as
-    { cachePath: string; thumbPath: string | null } | undefined) ?? null
+export const mediaCacheEntry = (db: Db, id: number): MediaCacheEntry | null =>
+  (stmt(db, 'SELECT id, cache_path AS cachePath, thumb_path AS thumbPath FROM media WHERE id = ?').get(id) as MediaCacheEntry | undefined) ?? null
 
-export interface PipelineCategory { id: number; slug: string; name: string; description: string }
+export type PipelineCategory = Pick<CategoryRow, 'id' | 'slug' | 'name' | 'description'>
 
 export const categoriesForPipeline = (db: Db): PipelineCategory[] =>
   stmt(db, 'SELECT id, slug, name, description FROM categories ORDER BY position, id').all() as PipelineCategory[]

@@ -1,12 +1,13 @@
-import type { Db } from '../db.ts'
+import { sqliteOf, transaction, type Db } from '../db.ts'
 import { libraryStamp, stmt } from './statements.ts'
+import type { BookmarkRow } from '../rows.ts'
 
 /**
  * Posts whose language was never decided (stored before migration 0009 with no usable code), lowest
  * id first, through the partial index bookmarks_lang_unchecked_idx.
  */
-export const postsWithUncheckedLanguage = (db: Db, limit: number): { id: number; text: string }[] =>
-  stmt(db, 'SELECT id, text FROM bookmarks WHERE lang IS NULL AND lang_checked IS NULL ORDER BY id LIMIT ?').all(limit) as { id: number; text: string }[]
+export const postsWithUncheckedLanguage = (db: Db, limit: number): Pick<BookmarkRow, 'id' | 'text'>[] =>
+  stmt(db, 'SELECT id, text FROM bookmarks WHERE lang IS NULL AND lang_checked IS NULL ORDER BY id LIMIT ?').all(limit) as Pick<BookmarkRow, 'id' | 'text'>[]
 
 export const countUncheckedLanguage = (db: Db): number =>
   stmt(db, 'SELECT count(*) FROM bookmarks WHERE lang IS NULL AND lang_checked IS NULL').pluck().get() as number
@@ -14,9 +15,9 @@ export const countUncheckedLanguage = (db: Db): number =>
 /** Stores decided languages (null: none) in one transaction; a post that got a language meanwhile keeps it. */
 export function setCheckedLanguages(db: Db, rows: readonly { id: number; lang: string | null }[]): void {
   const update = stmt(db, 'UPDATE bookmarks SET lang = ?, lang_checked = 1 WHERE id = ? AND lang IS NULL')
-  db.$client.transaction(() => {
+  transaction(db, () => {
     for (const r of rows) update.run(r.lang, r.id)
-  })()
+  })
 }
 
 export interface LanguageCounts {
@@ -32,7 +33,7 @@ const cached = new WeakMap<object, { stamp: string; value: LanguageCounts }>()
 /** Posts per language, most first, from the (lang, post_created_at) index; cached until the library changes. */
 export function languageCounts(db: Db): LanguageCounts {
   const stamp = libraryStamp(db)
-  const hit = cached.get(db.$client)
+  const hit = cached.get(sqliteOf(db))
   if (hit && hit.stamp === stamp) return hit.value
   const rows = stmt(db, 'SELECT lang, count(*) AS count FROM bookmarks GROUP BY lang ORDER BY count DESC, lang').all() as { lang: string | null; count: number }[]
   const value: LanguageCounts = {
@@ -40,7 +41,7 @@ export function languageCounts(db: Db): LanguageCounts {
     none: rows.find((r) => r.lang === null)?.count ?? 0,
     pending: countUncheckedLanguage(db),
   }
-  cached.set(db.$client, { stamp, value })
+  cached.set(sqliteOf(db), { stamp, value })
   return value
 }
 
@@ -53,8 +54,8 @@ const idsByLang = new WeakMap<object, { stamp: string; byLang: Map<string, Set<n
  */
 export function bookmarkIdsInLanguage(db: Db, lang: string): Set<number> {
   const stamp = libraryStamp(db)
-  let c = idsByLang.get(db.$client)
-  if (!c || c.stamp !== stamp) idsByLang.set(db.$client, (c = { stamp, byLang: new Map() }))
+  let c = idsByLang.get(sqliteOf(db))
+  if (!c || c.stamp !== stamp) idsByLang.set(sqliteOf(db), (c = { stamp, byLang: new Map() }))
   let ids = c.byLang.get(lang)
   if (!ids) {
     ids = new Set(stmt(db, 'SELECT id FROM bookmarks WHERE lang = ?').pluck().all(lang) as number[])

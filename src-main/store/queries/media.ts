@@ -1,21 +1,9 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { MediaRow } from '../rows.ts'
 
-export interface MediaRecord {
-  id: number
-  bookmarkId: number
-  position: number
-  type: 'photo' | 'video' | 'animated_gif'
-  url: string
-  thumbnailUrl: string
-  videoUrl: string | null
-  altText: string | null
-  width: number | null
-  height: number | null
-  durationMs: number | null
-  cachePath: string | null
-  thumbPath: string | null
-}
+/** A media row as the library reads it (what the pipeline learnt about it is read apart: mediaAnalysisFor). */
+export type MediaRecord = Omit<MediaRow, 'ocrText' | 'visualTags' | 'description' | 'fetchedAt' | 'fetchError'>
 
 const COLUMNS = `id, bookmark_id AS bookmarkId, position, type, url, thumbnail_url AS thumbnailUrl, video_url AS videoUrl,
   alt_text AS altText, width, height, duration_ms AS durationMs, cache_path AS cachePath, thumb_path AS thumbPath`
@@ -25,16 +13,7 @@ export const mediaForBookmarks = (db: Db, ids: readonly number[]): MediaRecord[]
   ids.length === 0 ? [] : stmt(db, `SELECT ${COLUMNS} FROM media WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`)
     .all(idList(ids)) as MediaRecord[]
 
-export interface NewMedia {
-  type: string
-  url: string
-  thumbnailUrl: string
-  videoUrl: string | null
-  altText: string | null
-  width: number | null
-  height: number | null
-  durationMs: number | null
-}
+export type NewMedia = Pick<MediaRow, 'type' | 'url' | 'thumbnailUrl' | 'videoUrl' | 'altText' | 'width' | 'height' | 'durationMs'>
 
 /**
  * Inserts one media row; one with alt text queues its post for the search index (the insert trigger
@@ -81,18 +60,12 @@ export const mediaCountsByType = (db: Db): { type: string; count: number }[] =>
   stmt(db, 'SELECT type, count(*) AS count FROM media GROUP BY type ORDER BY count DESC').all() as { type: string; count: number }[]
 
 /** Fills what analysis learnt about one media item, where nothing is known yet (a Sheaf re-import). */
-export function fillMediaAnalysis(db: Db, bookmarkId: number, position: number, a: { ocrText: string | null; visualTags: string | null; description: string | null }): void {
+export function fillMediaAnalysis(db: Db, bookmarkId: number, position: number, a: Omit<MediaAnalysis, 'bookmarkId' | 'position'>): void {
   stmt(db, `UPDATE media SET ocr_text = coalesce(ocr_text, ?), visual_tags = coalesce(visual_tags, ?), description = coalesce(description, ?)
     WHERE bookmark_id = ? AND position = ?`).run(a.ocrText, a.visualTags, a.description, bookmarkId, position)
 }
 
-export interface MediaAnalysis {
-  bookmarkId: number
-  position: number
-  ocrText: string | null
-  visualTags: string | null
-  description: string | null
-}
+export type MediaAnalysis = Pick<MediaRow, 'bookmarkId' | 'position' | 'ocrText' | 'visualTags' | 'description'>
 
 export const mediaAnalysisFor = (db: Db, ids: readonly number[]): MediaAnalysis[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, position, ocr_text AS ocrText, visual_tags AS visualTags, description

@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts'
+import { sqliteOf, type Db } from '../db.ts'
 import type { memberState } from '../schema.ts'
 import { idList, libraryStamp, stmt } from './statements.ts'
 
@@ -72,8 +72,8 @@ const idSets = new WeakMap<object, Map<string, { stamp: string; ids: Set<number>
 /** The ids of the member's posts with a flag, cached until their state or the library changes (a `q` page is cut with it). */
 export function stateIds(db: Db, userId: number, f: StateFlag): Set<number> {
   const stamp = `${memberStateVersion(db, userId)}:${libraryStamp(db)}`
-  let byKey = idSets.get(db.$client)
-  if (!byKey) idSets.set(db.$client, (byKey = new Map()))
+  let byKey = idSets.get(sqliteOf(db))
+  if (!byKey) idSets.set(sqliteOf(db), (byKey = new Map()))
   const key = `${userId}:${f}`
   const hit = byKey.get(key)
   if (hit && hit.stamp === stamp) return hit.ids

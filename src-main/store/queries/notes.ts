@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts'
 import { idList, stmt } from './statements.ts'
+import type { NoteRow } from '../rows.ts'
 
 export const noteFor = (db: Db, bookmarkId: number, userId: number): string | null =>
   (stmt(db, 'SELECT text FROM notes WHERE bookmark_id = ? AND user_id = ?').pluck().get(bookmarkId, userId) as string | undefined) ?? null
@@ -13,25 +14,14 @@ export function putNote(db: Db, bookmarkId: number, userId: number, text: string
 export const deleteNote = (db: Db, bookmarkId: number, userId: number): boolean =>
   stmt(db, 'DELETE FROM notes WHERE bookmark_id = ? AND user_id = ?').run(bookmarkId, userId).changes > 0
 
-export interface NoteRecord {
-  bookmarkId: number
-  userId: number
-  email: string
-  text: string
-  updatedAt: number
-}
+/** A note with its author's e-mail (what an export keys notes by). */
+export type NoteRecord = NoteRow & { email: string }
 
 /** Every user's notes on the given bookmarks, with the author's e-mail (what an export keys notes by). */
 export const notesForBookmarks = (db: Db, ids: readonly number[]): NoteRecord[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT n.bookmark_id AS bookmarkId, n.user_id AS userId, u.email, n.text, n.created_at AS updatedAt
     FROM notes n JOIN users u ON u.id = n.user_id WHERE n.bookmark_id IN (SELECT value FROM json_each(?))
     ORDER BY n.bookmark_id, u.email`).all(idList(ids)) as NoteRecord[]
-
-/** One user's notes on the given bookmarks. */
-export const userNotesForBookmarks = (db: Db, ids: readonly number[], userId: number): Map<number, string> =>
-  new Map((ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS id, text FROM notes
-    WHERE user_id = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(userId, idList(ids)) as { id: number; text: string }[])
-    .map((r) => [r.id, r.text]))
 
 export const userIdByEmail = (db: Db, email: string): number | null =>
   (stmt(db, 'SELECT id FROM users WHERE email = ?').pluck().get(email.toLowerCase()) as number | undefined) ?? null

@@ -1,6 +1,7 @@
 import type { Db } from '../db.ts'
 import type { postKeys } from '../schema.ts'
 import { idList, stmt } from './statements.ts'
+import type { BookmarkRow } from '../rows.ts'
 
 export type PostKeyKind = (typeof postKeys.$inferSelect)['kind']
 export type PostKeyRow = typeof postKeys.$inferSelect
@@ -22,12 +23,6 @@ export function queueNewPostsForKeys(db: Db, afterId: number): void {
 
 export function queueForKeys(db: Db, bookmarkId: number): void {
   stmt(db, 'INSERT INTO post_keys_queue (bookmark_id) VALUES (?) ON CONFLICT DO NOTHING').run(bookmarkId)
-}
-
-/** Replaces a post's keys taken from its own fields (link, quote, text); its meaning pairs stay. */
-export function replacePostKeys(db: Db, bookmarkId: number, keys: ReadonlyArray<{ kind: PostKeyKind; key: string }>): void {
-  stmt(db, "DELETE FROM post_keys WHERE bookmark_id = ? AND kind <> 'meaning'").run(bookmarkId)
-  insertPostKeys(db, bookmarkId, keys)
 }
 
 /**
@@ -65,10 +60,13 @@ export function movePostKeys(db: Db, fromId: number, toId: number): void {
   stmt(db, 'DELETE FROM post_keys WHERE bookmark_id = ?').run(fromId)
 }
 
+/** What a post's duplicate keys are made from. */
+export type KeyedRow = Pick<BookmarkRow, 'id' | 'postId' | 'text' | 'urls' | 'quoted'>
+
 /** The next posts waiting for keys (libraries imported before migration 0010), oldest first. */
-export const queuedForKeys = (db: Db, limit: number): Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }> =>
+export const queuedForKeys = (db: Db, limit: number): KeyedRow[] =>
   stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.urls, b.quoted FROM bookmarks b
-    WHERE b.id IN (SELECT bookmark_id FROM post_keys_queue ORDER BY bookmark_id LIMIT ?) ORDER BY b.id`).all(limit) as Array<{ id: number; postId: string; text: string; urls: string; quoted: string | null }>
+    WHERE b.id IN (SELECT bookmark_id FROM post_keys_queue ORDER BY bookmark_id LIMIT ?) ORDER BY b.id`).all(limit) as KeyedRow[]
 
 export const dequeueForKeys = (db: Db, ids: readonly number[]): void => {
   stmt(db, 'DELETE FROM post_keys_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(idList(ids))
@@ -77,9 +75,6 @@ export const dequeueForKeys = (db: Db, ids: readonly number[]): void => {
 /** Posts waiting for keys, counted up to `limit`. */
 export const countQueuedForKeys = (db: Db, limit: number): number =>
   stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM post_keys_queue LIMIT ?)').pluck().get(limit) as number
-
-export const postKeysOf = (db: Db, bookmarkId: number): PostKeyRow[] =>
-  stmt(db, 'SELECT kind, key, bookmark_id AS bookmarkId FROM post_keys WHERE bookmark_id = ? ORDER BY kind, key').all(bookmarkId) as PostKeyRow[]
 
 /** The texts of the given posts. */
 export const textsByIds = (db: Db, ids: readonly number[]): Map<number, string> =>

@@ -1,5 +1,8 @@
-import type { Db } from '../db.ts'
-import { dataStamp, idList, stmt } from './statements.ts'
+import { transaction, type Db } from '../db.ts'
+import { idList, stmt } from './statements.ts'
+import type { BookmarkRecord } from './bookmarks.ts'
+import { filterClauses } from './bookmark-filter.ts'
+import type { EmbeddingRow, MediaRow, CategoryRow } from '../rows.ts'
 
 /**
  * Queries behind src-main/search. The FTS5 table `search_fts` (drizzle/0001_search_fts5.sql) is kept
@@ -15,6 +18,7 @@ export const SEARCH_WEIGHTS: Record<SearchColumn, number> = {
 }
 const BM25 = `bm25(search_fts, ${SEARCH_COLUMNS.map((c) => SEARCH_WEIGHTS[c]).join(', ')})`
 
+/** Search's own words for its filters, translated into the one BookmarkFilter by searchFilterSql. */
 export interface SearchFilter {
   author?: string
   categoryId?: number
@@ -35,46 +39,11 @@ export const hasSearchFilter = (f: SearchFilter): boolean =>
   f.author !== undefined || f.categoryId !== undefined || (f.has?.length ?? 0) > 0 || f.after !== undefined ||
   f.before !== undefined || (f.mustMatch?.length ?? 0) > 0 || (f.mustNotMatch?.length ?? 0) > 0 || f.lang !== undefined
 
-/** The filter as SQL over the alias `b` (bookmarks). */
-export function searchFilterSql(f: SearchFilter): { clauses: string[]; params: unknown[] } {
-  const clauses: string[] = []
-  const params: unknown[] = []
-  if (f.author !== undefined) {
-    clauses.push('lower(b.author_handle) = ?') // served by search_bookmarks_author_lower_idx
-    params.push(f.author.toLowerCase())
-  }
-  if (f.lang !== undefined) {
-    clauses.push('b.lang = ?') // served by bookmarks_lang_created_idx
-    params.push(f.lang)
-  }
-  if (f.categoryId !== undefined) {
-    clauses.push('b.id IN (SELECT bookmark_id FROM bookmark_categories WHERE category_id = ?)')
-    params.push(f.categoryId)
-  }
-  for (const h of f.has ?? []) {
-    // media_count (kept by the importer) spares a probe for the many posts without media.
-    if (h === 'image') clauses.push("b.media_count > 0 AND EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type = 'photo')")
-    else if (h === 'video') clauses.push("b.media_count > 0 AND EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = b.id AND m.type IN ('video', 'animated_gif'))")
-    else clauses.push("json_valid(b.urls) AND json_array_length(b.urls) > 0")
-  }
-  if (f.after !== undefined) {
-    clauses.push('b.post_created_at >= ?')
-    params.push(f.after)
-  }
-  if (f.before !== undefined) {
-    clauses.push('b.post_created_at < ?')
-    params.push(f.before)
-  }
-  for (const m of f.mustMatch ?? []) {
-    clauses.push('b.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
-    params.push(m)
-  }
-  for (const m of f.mustNotMatch ?? []) {
-    clauses.push('b.id NOT IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
-    params.push(m)
-  }
-  return { clauses, params }
-}
+/** The filter as SQL over the alias `b` (bookmarks); times are whole milliseconds, so `< before` is `<= before - 1`. */
+const searchFilterSql = (f: SearchFilter): { clauses: string[]; params: unknown[] } => filterClauses({
+  author: f.author, categoryId: f.categoryId, lang: f.lang, mustMatch: f.mustMatch, mustNotMatch: f.mustNotMatch,
+  has: f.has?.map((h) => (h === 'image' ? 'photo' : h)), from: f.after, to: f.before === undefined ? undefined : f.before - 1,
+})
 
 /**
  * Best BM25 matches of an FTS5 expression that pass the filter; score is BM25 negated (higher is
@@ -107,13 +76,13 @@ export function searchIndexQueued(db: Db, limit: number): number {
   const ids = stmt(db, 'SELECT bookmark_id FROM search_fts_queue LIMIT ?').pluck().all(limit) as number[]
   if (ids.length === 0) return 0
   const list = idList(ids)
-  db.$client.transaction(() => {
+  transaction(db, () => {
     stmt(db, 'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(list)
     stmt(db, `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
       SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
       WHERE id IN (SELECT value FROM json_each(?))`).run(list)
     stmt(db, 'DELETE FROM search_fts_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(list)
-  })()
+  })
   return ids.length
 }
 
@@ -211,14 +180,7 @@ export const searchEmbeddingInputs = (db: Db, ids: readonly number[]): Array<{ i
   ids.length === 0 ? [] : stmt(db, `SELECT d.id, concat_ws(' ', d.text, d.tags, d.summary, substr(d.ocr, 1, 400)) AS input
     FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ id: number; input: string }>
 
-/** Posts with no current vector for `model` among `ids`. */
-export interface SearchStoredEmbedding {
-  bookmarkId: number
-  dim: number
-  encoding: 'f32' | 'i8'
-  vector: Buffer
-  contentHash: string
-}
+export type SearchStoredEmbedding = Pick<EmbeddingRow, 'bookmarkId' | 'dim' | 'encoding' | 'vector' | 'contentHash'>
 
 export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[]): SearchStoredEmbedding[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
@@ -255,21 +217,8 @@ export function categoryForSearch(db: Db, typed: string): { id: number; slug: st
     ORDER BY slug = ? DESC LIMIT 1`).get(typed, typed.trim(), slug, typed) as { id: number; slug: string; name: string } | undefined) ?? null
 }
 
-export interface SearchHitRow {
-  id: number
-  postId: string
-  text: string
-  authorHandle: string
-  authorName: string
-  postCreatedAt: number
-  importedAt: number
-  source: string
-  urls: string
-  engagement: string
-  lang: string | null
-  threadSize: number | null
-  threadPosition: number | null
-}
+export type SearchHitRow = Pick<BookmarkRecord, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'postCreatedAt' | 'importedAt' |
+  'source' | 'urls' | 'engagement' | 'lang' | 'threadSize' | 'threadPosition'>
 
 export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle,
@@ -278,18 +227,17 @@ export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
     (SELECT t.position FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadPosition
     FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
 
-export const searchHitMedia = (db: Db, ids: readonly number[]) =>
+export type SearchHitMedia = Pick<MediaRow, 'bookmarkId' | 'id' | 'type' | 'url' | 'thumbnailUrl' | 'videoUrl' | 'altText' | 'cachePath'>
+
+export const searchHitMedia = (db: Db, ids: readonly number[]): SearchHitMedia[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, id, type, url, thumbnail_url AS thumbnailUrl,
     video_url AS videoUrl, alt_text AS altText, cache_path AS cachePath FROM media
-    WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as Array<{
-      bookmarkId: number; id: number; type: 'photo' | 'video' | 'animated_gif'; url: string; thumbnailUrl: string
-      videoUrl: string | null; altText: string | null; cachePath: string | null
-    }>
+    WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as SearchHitMedia[]
 
 export const searchHitCategories = (db: Db, ids: readonly number[]) =>
   ids.length === 0 ? [] : stmt(db, `SELECT bc.bookmark_id AS bookmarkId, c.name, c.slug, c.color FROM bookmark_categories bc
     JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id IN (SELECT value FROM json_each(?))
-    ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number; name: string; slug: string; color: string }>
+    ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number } & Pick<CategoryRow, 'name' | 'slug' | 'color'>>
 
 /** Prefix-as-you-type: the best BM25 matches among the newest `window` matching posts, titles only. */
 export function searchQuick(db: Db, match: string, limit: number, window = 100): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
@@ -304,73 +252,3 @@ export function searchQuick(db: Db, match: string, limit: number, window = 100):
 export const searchIdsWithoutEmbedding = (db: Db, model: string): number[] =>
   stmt(db, 'SELECT b.id FROM bookmarks b WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = ?)')
     .pluck().all(model) as number[]
-
-/** One LIKE clause per word over the alias `b`: the word anywhere in the post text or author. */
-function wordLikes(words: readonly string[]): { clauses: string[]; params: string[] } {
-  const clauses = words.map(() => "(lower(b.text) LIKE ? ESCAPE '\\' OR lower(b.author_handle) LIKE ? ESCAPE '\\' OR lower(b.author_name) LIKE ? ESCAPE '\\')")
-  const params = words.flatMap((w) => {
-    const p = `%${w.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    return [p, p, p]
-  })
-  return { clauses, params }
-}
-
-/** The FTS5 expression and the LIKE fallback (for posts not indexed yet) behind a `q` word filter. */
-function textQuery(q: string): { match: string; like: string; likeParams: string[] } | null {
-  const words = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_]*/gu) ?? [])].slice(0, 10)
-  if (words.length === 0) return null
-  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`
-  const match = `{text author} : (${words.map((w, i) => (i === words.length - 1 && w.length >= 2 ? `${quote(w)}*` : quote(w))).join(' AND ')})`
-  const { clauses, params } = wordLikes(words)
-  return { match, like: clauses.join(' AND '), likeParams: params }
-}
-
-/**
- * Posts still waiting for the word index (search_fts_queue) that hold any of `words` in their text or
- * author, newest first: a LIKE pass over the queue alone, so search finds them before indexing ends.
- */
-export function searchQueuedMatching(db: Db, words: readonly string[], limit: number): number[] {
-  if (words.length === 0) return []
-  const { clauses, params } = wordLikes(words)
-  return stmt(db, `SELECT b.id FROM search_fts_queue sq CROSS JOIN bookmarks b ON b.id = sq.bookmark_id
-    WHERE ${clauses.join(' OR ')} ORDER BY b.id DESC LIMIT ?`).pluck().all(...params, limit) as number[]
-}
-
-/**
- * An FTS5 replacement for a LIKE word filter over the alias `b` (for GET /api/bookmarks?q=): every
- * word must occur in the post text or author (porter-stemmed; the last word also as a prefix). Posts
- * still waiting in search_fts_queue are matched by LIKE, so the answer is right before indexing ends.
- */
-export function searchTextClause(q: string): { clause: string; params: unknown[] } | null {
-  const t = textQuery(q)
-  if (!t) return null
-  return {
-    clause: `(b.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?) OR (b.id IN (SELECT bookmark_id FROM search_fts_queue) AND ${t.like}))`,
-    params: [t.match, ...t.likeParams],
-  }
-}
-
-const matchCache = new WeakMap<object, { stamp: string; byQ: Map<string, Set<number>> }>()
-
-/**
- * The ids searchTextClause would match, as a set (null when `q` has no words). Reading the index's
- * matches once and cutting pages from them in memory is what keeps a `q` page fast at 100,000 posts:
- * joining every match back to its post row to sort it costs ten times more. Cached until anything
- * in the database changes (the index is written in the background).
- */
-export function searchTextMatchIds(db: Db, q: string): Set<number> | null {
-  const t = textQuery(q)
-  if (!t) return null
-  const stamp = dataStamp(db)
-  let c = matchCache.get(db.$client)
-  if (!c || c.stamp !== stamp) matchCache.set(db.$client, (c = { stamp, byQ: new Map() }))
-  let ids = c.byQ.get(t.match)
-  if (!ids) {
-    ids = new Set(stmt(db, `SELECT rowid FROM search_fts WHERE search_fts MATCH ?
-      UNION ALL SELECT b.id FROM search_fts_queue sq CROSS JOIN bookmarks b ON b.id = sq.bookmark_id WHERE ${t.like}`)
-      .pluck().all(t.match, ...t.likeParams) as number[])
-    if (c.byQ.size >= 50) c.byQ.delete(c.byQ.keys().next().value!)
-    c.byQ.set(t.match, ids)
-  }
-  return ids
-}

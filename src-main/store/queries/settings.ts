@@ -1,4 +1,4 @@
-import type { Db } from '../db.ts'
+import { connection, type Db } from '../db.ts'
 import { settings } from '../schema.ts'
 import { stmt } from './statements.ts'
 
@@ -9,11 +9,9 @@ export const getSetting = <T>(db: Db, key: string): T | null => {
 }
 
 export const putSetting = (db: Db, key: string, value: unknown): void => {
-  db.insert(settings)
+  connection(db).insert(settings)
     .values({ key, value, updatedAt: Date.now() })
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: Date.now() } })
     .run()
 }
 
-export const getAllSettings = (db: Db): Record<string, unknown> =>
-  Object.fromEntries(db.select().from(settings).all().map((r) => [r.key, r.value]))

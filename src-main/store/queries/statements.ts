@@ -1,14 +1,14 @@
 import type Database from 'better-sqlite3'
-import type { Db } from '../db.ts'
+import { sqliteOf, type Db } from '../db.ts'
 
 const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>()
 
 /** A prepared statement, compiled once per connection and reused (the hot paths run thousands of times). */
 export function stmt(db: Db, sql: string): Database.Statement {
-  let byText = cache.get(db.$client)
-  if (!byText) cache.set(db.$client, (byText = new Map()))
+  let byText = cache.get(sqliteOf(db))
+  if (!byText) cache.set(sqliteOf(db), (byText = new Map()))
   let s = byText.get(sql)
-  if (!s) byText.set(sql, (s = db.$client.prepare(sql)))
+  if (!s) byText.set(sql, (s = sqliteOf(db).prepare(sql)))
   return s
 }
 

@@ -18,7 +18,3 @@ export const tagBookmark = (db: Db, bookmarkId: number, tagId: number): void => 
   stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)').run(bookmarkId, tagId)
 }
 
-/** Tags by how many posts carry them, for the mind map. */
-export const topTags = (db: Db, limit: number): { id: number; name: string; count: number }[] =>
-  stmt(db, `SELECT t.id, t.name, count(*) AS count FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
-    GROUP BY t.id ORDER BY count DESC, t.name LIMIT ?`).all(limit) as { id: number; name: string; count: number }[]

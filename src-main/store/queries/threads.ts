@@ -1,7 +1,7 @@
 import type { Db } from '../db.ts'
 import type { bookmarks, threadParts as threadPartsTable } from '../schema.ts'
 import { filterSql, type BookmarkFilter } from './bookmark-filter.ts'
-import { BOOKMARK_COLUMNS, type BookmarkRecord } from './bookmarks.ts'
+import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
 import { idList, stmt } from './statements.ts'
 
 type Row = typeof bookmarks.$inferSelect
@@ -72,8 +72,8 @@ export const bookmarkIdsByPostIds = (db: Db, postIds: readonly string[]): Map<st
     .map((r) => [r.postId, r.id]))
 
 /** A thread's parts that match `f`, in reading order, as the export reads them. */
-export function threadRecordsMatching(db: Db, rootId: number, f: BookmarkFilter): (BookmarkRecord & { rawJson: string })[] {
+export function threadRecordsMatching(db: Db, rootId: number, f: BookmarkFilter): BookmarkWithRaw[] {
   const { where, params } = filterSql(f)
-  return stmt(db, `SELECT ${BOOKMARK_COLUMNS}, b.raw_json AS rawJson FROM bookmarks b JOIN thread_parts tp ON tp.bookmark_id = b.id
-    ${where ? `${where} AND` : 'WHERE'} tp.root_id = ? ORDER BY tp.position`).all(...params, rootId) as (BookmarkRecord & { rawJson: string })[]
+  return stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b JOIN thread_parts tp ON tp.bookmark_id = b.id
+    ${where ? `${where} AND` : 'WHERE'} tp.root_id = ? ORDER BY tp.position`).all(...params, rootId) as BookmarkWithRaw[]
 }

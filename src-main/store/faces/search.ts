@@ -1,0 +1,15 @@
+/**
+ * The store as src-main/search/ sees it: the full-text index and its queue, the vector queue and vectors,
+ * filters and result rows. Every function takes the opaque `Db` that openDatabase returns; nothing else of the
+ * store is search's to call.
+ */
+export { isOpen, transaction, type Db } from '../db.ts'
+export {
+  categoryForSearch, hasSearchFilter, searchBacklog, searchDocuments, searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchFilteredIds,
+  searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
+  searchIndexQueued, searchIterateEmbeddings, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
+  searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, searchUpsertEmbedding, searchVocabulary,
+  type SearchDocument, type SearchFilter, type SearchStoredEmbedding,
+} from '../queries/search.ts'
+export { dataStamp } from '../queries/statements.ts'
+export { searchQueuedMatching } from '../queries/text-match.ts'
