@@ -1,3 +1,4 @@
+import http from 'node:http'
 import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
@@ -17,4 +18,34 @@ export const listeningUrl = (server: ChildProcess): Promise<string> =>
 export const processMemoryMb = (pid: number, key: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null => {
   const m = new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return m ? Math.round(Number(m[1]) / 1024) : null
+}
+
+/** A process's CPU time so far (user + system, all its threads), in seconds; null when unreadable. */
+export const processCpuSeconds = (pid: number): number | null => {
+  const fields = /\) \S (.*)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1].split(' ')
+  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : null
+}
+
+/**
+ * GET over one kept-alive node:http connection, as a browser tab holds one (undici's fetch adds
+ * 1-3 ms of its own per request on this machine: the client's time, not the server's).
+ */
+export function keptAliveGet(base: string, cookie: string): (path: string) => Promise<{ ms: number; body: string }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  return (path) => new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    http.get(base + path, { agent, headers: { cookie } }, (res) => {
+      let body = ''
+      res.setEncoding('utf8').on('data', (d: string) => { body += d }).on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${body.slice(0, 200)}`))
+        else resolve({ ms: performance.now() - t0, body })
+      })
+    }).on('error', reject)
+  })
+}
+
+/** The q-quantile of some timings, to 0.01 ms. */
+export const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 100) / 100
 }

