@@ -38,13 +38,18 @@ const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', da
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
+process.on('exit', () => server.kill('SIGKILL'))
 const base = await listeningUrl(server)
+process.stderr.write(`server at ${base}\n`)
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
 const cookie = login.headers.get('set-cookie')!.split(';')[0]
 const send = (path: string, method: string, body: unknown) =>
-  fetch(base + path, { method, headers: { cookie, 'content-type': 'application/json', origin: base }, body: JSON.stringify(body) })
+  fetch(base + path, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 await send('/api/settings', 'PUT', { fetchMedia: false, autoRunAfterImport: false })
 const get = keptAliveGet(base, cookie)
+process.stderr.write('signed in; starting the job\n')
+// Its own connection, so reading progress never holds up a timed request.
+const poll = keptAliveGet(base, cookie)
 
 const startLoad = loadavg()[0]
 let peakRss = 0
@@ -59,13 +64,24 @@ const firstSeen = new Map<string, number>()
 const cpuAt = new Map<string, number>()
 const progressSteps = new Map<string, Set<number>>()
 let job: Job | null = null
+const during = { list: [] as number[], search: [] as number[], listByStage: new Map<string, number[]>() }
 const finished = (j: Job | null) => j !== null && !['running', 'cancelling'].includes(j.status)
+// A line on stderr at each stage and every minute, so a run stopped early still says how far it got.
+let lastReport = performance.now()
+function report(): void {
+  lastReport = performance.now()
+  const j = job as Job | null
+  process.stderr.write(`${Math.round((performance.now() - jobStart) / 1000)} s: ${j?.stage} ${j?.current}/${j?.total}, server CPU ${processCpuSeconds(server.pid!)} s, RSS ${processMemoryMb(server.pid!)} MB (peak ${peakRss}), list p95 ${quantile(during.list, 0.95)} ms, search p95 ${quantile(during.search, 0.95)} ms, load ${loadavg()[0].toFixed(1)}\n`)
+}
+setInterval(() => { if (performance.now() - lastReport > 60_000 && !finished(job)) report() }, 5000).unref()
+
 const poller = (async () => {
   while (!finished(job)) {
-    job = (JSON.parse((await get('/api/categorize')).body) as { job: Job }).job
+    job = (JSON.parse((await poll('/api/categorize')).body) as { job: Job }).job
     if (!firstSeen.has(job.stage)) {
       firstSeen.set(job.stage, performance.now())
       cpuAt.set(job.stage, processCpuSeconds(server.pid!) ?? 0)
+      report()
     }
     ;(progressSteps.get(job.stage) ?? progressSteps.set(job.stage, new Set()).get(job.stage)!).add(job.current)
     await new Promise((r) => setTimeout(r, 200))
@@ -73,7 +89,6 @@ const poller = (async () => {
 })()
 
 const queries = ['how to bake bread at home', 'making databases faster', 'tips for better sleep', 'learning a new language', 'state management in react apps', 'coffee brewing', 'running a marathon', 'ai agents that write code']
-const during = { list: [] as number[], search: [] as number[], listByStage: new Map<string, number[]>() }
 for (let i = 0; !finished(job); i++) {
   if (i % 2 === 0) {
     const ms = (await get(`/api/bookmarks?limit=20&page=${1 + (i % 50)}`)).ms
