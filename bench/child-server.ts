@@ -23,7 +23,7 @@ export const processMemoryMb = (pid: number, key: 'VmRSS' | 'VmHWM' = 'VmRSS'): 
 /** A process's CPU time so far (user + system, all its threads), in seconds; null when unreadable. */
 export const processCpuSeconds = (pid: number): number | null => {
   const fields = /\) \S (.*)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1].split(' ')
-  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : null
+  return fields ? (Number(fields[10]) + Number(fields[11])) / 100 : null
 }
 
 /**
