@@ -6,7 +6,6 @@
  * Usage: node bench/library.ts [--posts 100000] [--rounds 200] [--settle 180]
  */
 import { spawn } from 'node:child_process'
-import http from 'node:http'
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -15,7 +14,7 @@ import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
-import { listeningUrl, cpuMs, processMemoryMb } from './child-server.ts'
+import { cpuMs, keptAliveGet, listeningUrl, processMemoryMb, quantile } from './child-server.ts'
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' }, settle: { type: 'string', default: '180' },
@@ -50,19 +49,7 @@ const status = (key: 'VmRSS' | 'VmHWM') => processMemoryMb(server.pid!, key)
 
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
 const cookie = login.headers.get('set-cookie')!.split(';')[0]
-// Reads are timed with node:http on one kept-alive connection, as a browser tab holds one: undici's
-// fetch adds 1-3 ms of its own per request on this machine, which is the client's time, not the server's.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const get = (path: string) => new Promise<{ ms: number; body: string }>((resolve, reject) => {
-  const t0 = performance.now()
-  http.get(base + path, { agent, headers: { cookie } }, (res) => {
-    let body = ''
-    res.setEncoding('utf8').on('data', (d: string) => { body += d }).on('end', () => {
-      if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${body.slice(0, 200)}`))
-      else resolve({ ms: performance.now() - t0, body })
-    })
-  }).on('error', reject)
-})
+const get = keptAliveGet(base, cookie)
 
 // Import: the file streams from disk through multipart to the server, as a browser upload does.
 const boundary = 'sheafbench' + Date.now()
@@ -108,10 +95,7 @@ const searchSettle = { ms: Math.round(performance.now() - t2), pending: pending.
 const rssAfterSettle = status('VmRSS')
 db.close()
 
-const p = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 100) / 100
-}
+const p = quantile
 /**
  * Wall-clock p50/p95 as the client sees them, and `cpuMs`: the server's CPU time (user + system, in
  * 10 ms ticks) per request over the warm rounds, which a loaded machine disturbs far less. It counts

@@ -69,7 +69,8 @@ export function createReadingStore(): ReadingStore {
   }
 }
 
-export interface Stage {
+/** `T`: what `analyse` hands to `run` (a stage without `analyse` does all its work in `run`). */
+export interface Stage<T = unknown> {
   name: PipelineStage
   /** 1-based; job_items.done_stage reaches it when a post has finished this stage. */
   index: number
@@ -78,8 +79,13 @@ export interface Stage {
   prepare?(ctx: RunContext): Promise<void>
   /** After the stage's last batch (not after a cancel). */
   finish?(ctx: RunContext): Promise<void>
-  /** Does the work for `ids`, writes it and marks the items done in one transaction. */
-  run(ids: number[], ctx: RunContext): Promise<void>
+  /**
+   * The work for `ids` that writes nothing (reads and models). The runner starts it for the next
+   * batches while this one is written, so the model workers never wait on a write.
+   */
+  analyse?(ids: number[], ctx: RunContext): Promise<T>
+  /** Does the work for `ids` (or takes `analysed`, its analysis started ahead), writes it and marks the items done in one transaction. */
+  run(ids: number[], ctx: RunContext, analysed?: Promise<T>): Promise<void>
 }
 
 /** Text from a post's images (alt text, OCR, visual tags, descriptions), for the text models. */

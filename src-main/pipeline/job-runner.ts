@@ -80,9 +80,11 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
       throw e
     }
     const size = Math.max(1, Math.round(stage.batchSize * (deps.batchScale ?? 1)))
-    for (let i = 0; i < ids.length && !signal.aborted; i += size) {
-      const batch = ids.slice(i, i + size)
-      await runIsolated(stage, batch, ctx)
+    const batches = Array.from({ length: Math.ceil(ids.length / size) }, (_, b) => ids.slice(b * size, (b + 1) * size))
+    const ahead = analysisAhead(stage, batches, ctx)
+    for (const [b, batch] of batches.entries()) {
+      if (signal.aborted) break
+      await runIsolated(stage, batch, ctx, ahead(b))
       if (signal.aborted) break
       current += batch.length
       await emit()
@@ -102,22 +104,43 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
 }
 
 const BUSY_RETRIES = 6
+/** Batches analysed ahead of the one being written: two keep both workers busy while a batch's tags wait on the first worker. */
+const LOOKAHEAD = 2
+
+/**
+ * Starts the analysis of batch `b` and of the next LOOKAHEAD batches, and hands back batch b's.
+ * A failed analysis is handled where run awaits it (then retried without it).
+ */
+function analysisAhead(stage: Stage, batches: number[][], ctx: RunContext): (b: number) => Promise<unknown> | undefined {
+  const started = new Map<number, Promise<unknown>>()
+  return (b) => {
+    for (let j = b; j <= b + LOOKAHEAD && j < batches.length && stage.analyse && !ctx.signal.aborted; j++) {
+      if (started.has(j)) continue
+      const p = stage.analyse(batches[j], ctx)
+      p.catch(() => {})
+      started.set(j, p)
+    }
+    const mine = started.get(b)
+    started.delete(b)
+    return mine
+  }
+}
 
 /**
  * A batch that throws is retried post by post, so one bad post cannot sink the others. A busy
  * database is not the posts' fault: the batch waits and runs again before anything is marked failed.
  */
-async function runIsolated(stage: Stage, ids: number[], ctx: RunContext, busyTries = 0): Promise<void> {
+async function runIsolated(stage: Stage, ids: number[], ctx: RunContext, analysed?: Promise<unknown>, busyTries = 0): Promise<void> {
   try {
     await ctx.writable()
-    await stage.run(ids, ctx)
+    await stage.run(ids, ctx, analysed)
   } catch (e) {
     if (ctx.signal.aborted) return
     if (isBusy(e) && busyTries < BUSY_RETRIES) {
       ctx.log.warn(`pipeline ${stage.name}: the database is busy; retrying a batch of ${ids.length}`)
       await yieldToLoop()
       await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** busyTries)))
-      return runIsolated(stage, ids, ctx, busyTries + 1)
+      return runIsolated(stage, ids, ctx, undefined, busyTries + 1)
     }
     if (ids.length === 1) {
       await retryBusy(ctx.db, () => {

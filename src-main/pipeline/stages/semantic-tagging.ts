@@ -1,4 +1,5 @@
-import type { AnalyzeInput, PostAnalysis } from '../../ai/index.ts'
+import type { AnalyzeInput, PostAnalysis, SemanticResult } from '../../ai/index.ts'
+import type { Entities } from '../../ai/local/index.ts'
 import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
 import { loadPipelinePosts, markJobItems, transaction, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/faces/pipeline.ts'
 import { imageTextOf, toEnginePost, type RunContext, type Stage } from '../context.ts'
@@ -8,11 +9,21 @@ import { imageTextOf, toEnginePost, type RunContext, type Stage } from '../conte
  * OSS report and sentence vectors. The local models always run (they give the stored vectors and
  * the fallback); a remote provider's valid answers replace their text fields.
  */
-export const semanticTagging: Stage = {
+interface Analysis {
+  posts: PipelinePost[]
+  ents: Map<number, Entities | null>
+  byId: Map<number, SemanticResult>
+  remote: Map<number, PostAnalysis>
+  tagsById: Map<number, string[]>
+  vectors: Map<number, { model: string; vector: Float32Array }> | null
+}
+
+export const semanticTagging: Stage<Analysis> = {
   name: 'semantic_tagging',
   index: 3,
   batchSize: 200,
-  async run(ids, ctx) {
+  async analyse(ids, ctx) {
+    await ctx.writable()
     const posts = loadPipelinePosts(ctx.db, ids)
     // A restart loses stage 1's in-memory output: recompute it (deterministic and cheap).
     const missing = posts.filter((p) => !ctx.entities.has(p.id))
@@ -24,6 +35,10 @@ export const semanticTagging: Stage = {
     const remoteTags = await ctx.runner.normalizeTags([...remote.values()].map((r) => r.tags))
     const tagsById = new Map([...remote.keys()].map((id, i) => [id, remoteTags[i]]))
     const vectors = ctx.provider.embed ? await remoteVectors(posts, ctx) : null
+    return { posts, ents, byId, remote, tagsById, vectors }
+  },
+  async run(ids, ctx, analysed) {
+    const { posts, ents, byId, remote, tagsById, vectors } = await (analysed ?? this.analyse!(ids, ctx))
     if (ctx.signal.aborted) return
     await ctx.writable()
     const now = ctx.now()

@@ -1,0 +1,174 @@
+/**
+ * The pipeline at scale with the server in its own process (`sheaf serve`), so the memory measured is
+ * the server's alone. N generated posts are imported into the data folder first (the library's own
+ * importer), then one job runs with no AI configured and media fetching off. While it runs the bench
+ * asks for the list and for search by meaning in turn, over one kept-alive connection, and reads the
+ * job's progress every 200 ms. When it is done and the search index has settled, it times search and
+ * a post's detail (which carries its related posts). Prints one table, then the same as JSON.
+ *   node bench/pipeline-server.ts [--posts 100000] [--rounds 300]
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createLibrary } from '../src-main/library/index.ts'
+import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
+import { putSetting } from '../src-main/store/queries/settings.ts'
+import { cpuMs, keptAliveGet, listeningUrl, processMemoryMb, quantile } from './child-server.ts'
+import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
+
+const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '300' } } })
+const n = Number(values.posts)
+const rounds = Number(values.rounds)
+const file = join(tmpdir(), `sheaf-bench-graphql-${n}.json`)
+if (!existsSync(file)) await writeGraphqlBookmarks(file, iteratePosts(n, 42))
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-pipeline-server-'))
+const email = 'bench@example.com'
+const password = 'bench password 123'
+const pre = openDatabase({ file: join(dataDir, 'sheaf.db') })
+putSetting(pre, 'ai', { autoRunAfterImport: false })
+const imported = (await createLibrary({ db: pre, clock: () => Date.UTC(2025, 11, 20) }).importFile(file)).imported
+closeDatabase(pre)
+
+const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
+  env: {
+    ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
+    SHEAF_RATE_LIMIT_API: '1000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+process.on('exit', () => server.kill('SIGKILL'))
+const base = await listeningUrl(server)
+process.stderr.write(`server at ${base}\n`)
+const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+const cookie = login.headers.get('set-cookie')!.split(';')[0]
+const send = (path: string, method: string, body: unknown) =>
+  fetch(base + path, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+await send('/api/settings', 'PUT', { fetchMedia: false, autoRunAfterImport: false })
+const get = keptAliveGet(base, cookie)
+process.stderr.write('signed in; starting the job\n')
+// Its own connection, so reading progress never holds up a timed request.
+const poll = keptAliveGet(base, cookie)
+
+const startLoad = loadavg()[0]
+let peakRss = 0
+const rssSampler = setInterval(() => { peakRss = Math.max(peakRss, processMemoryMb(server.pid!) ?? 0) }, 250)
+
+type Job = { status: string; stage: string; current: number; total: number; processed: number; errors: number }
+const jobStart = performance.now()
+const started = await send('/api/categorize', 'POST', {})
+if (started.status !== 200 && started.status !== 202) throw new Error(`start: ${started.status} ${await started.text()}`)
+// Stage times from the job's own progress: when each stage was first seen, and how often its count moved.
+const firstSeen = new Map<string, number>()
+const cpuAt = new Map<string, number>()
+const progressSteps = new Map<string, Set<number>>()
+let job: Job | null = null
+const during = { list: [] as number[], search: [] as number[], listByStage: new Map<string, number[]>() }
+const finished = (j: Job | null) => j !== null && !['running', 'cancelling'].includes(j.status)
+// A line on stderr at each stage and every minute, so a run stopped early still says how far it got.
+let lastReport = performance.now()
+function report(): void {
+  lastReport = performance.now()
+  const j = job as Job | null
+  process.stderr.write(`${Math.round((performance.now() - jobStart) / 1000)} s: ${j?.stage} ${j?.current}/${j?.total}, server CPU ${(cpuMs(server.pid!) / 1000)} s, RSS ${processMemoryMb(server.pid!)} MB (peak ${peakRss}), list p95 ${quantile(during.list, 0.95)} ms, search p95 ${quantile(during.search, 0.95)} ms, load ${loadavg()[0].toFixed(1)}\n`)
+}
+setInterval(() => { if (performance.now() - lastReport > 60_000 && !finished(job)) report() }, 5000).unref()
+
+const poller = (async () => {
+  while (!finished(job)) {
+    job = (JSON.parse((await poll('/api/categorize')).body) as { job: Job }).job
+    if (!firstSeen.has(job.stage)) {
+      firstSeen.set(job.stage, performance.now())
+      cpuAt.set(job.stage, cpuMs(server.pid!) / 1000)
+      report()
+    }
+    ;(progressSteps.get(job.stage) ?? progressSteps.set(job.stage, new Set()).get(job.stage)!).add(job.current)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+})()
+
+const queries = ['how to bake bread at home', 'making databases faster', 'tips for better sleep', 'learning a new language', 'state management in react apps', 'coffee brewing', 'running a marathon', 'ai agents that write code']
+for (let i = 0; !finished(job); i++) {
+  if (i % 2 === 0) {
+    const ms = (await get(`/api/bookmarks?limit=20&page=${1 + (i % 50)}`)).ms
+    during.list.push(ms)
+    const stage = (job as Job | null)?.stage ?? 'entity_extraction'
+    ;(during.listByStage.get(stage) ?? during.listByStage.set(stage, []).get(stage)!).push(ms)
+  } else {
+    during.search.push((await get(`/api/search/ai?q=${encodeURIComponent(queries[i % queries.length])}`)).ms)
+  }
+  await new Promise((r) => setTimeout(r, 20))
+}
+await poller
+const jobSeconds = (performance.now() - jobStart) / 1000
+const peakDuringJob = peakRss
+const loadAtEnd = loadavg()[0]
+
+// Settled: the search index has caught up with the new vectors (nothing left queued for 5 s, at most 10 min).
+const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
+const pending = sqliteOf(db).prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck()
+const settleStart = performance.now()
+for (let left = pending.get() as number, still = performance.now(), last = -1; left > 0 && performance.now() - settleStart < 600_000; left = pending.get() as number) {
+  if (left !== last) { last = left; still = performance.now() } else if (performance.now() - still > 5000) break
+  await new Promise((r) => setTimeout(r, 250))
+}
+const ids = sqliteOf(db).prepare('SELECT bookmark_id FROM knowledge ORDER BY bookmark_id').pluck().all() as number[]
+closeDatabase(db)
+const settled = { search: [] as number[], related: [] as number[], relatedFound: 0 }
+await get(`/api/search/ai?q=${encodeURIComponent(queries[0])}`)
+for (let i = 0; i < rounds; i++) {
+  // Each question once with a new word, so the encoder's cache of recent questions does not answer it.
+  settled.search.push((await get(`/api/search/ai?q=${encodeURIComponent(`${queries[i % queries.length]} ${i}`)}`)).ms)
+  const r = await get(`/api/bookmarks/${ids[(i * 7919) % ids.length]}`)
+  settled.related.push(r.ms)
+  if ((JSON.parse(r.body) as { knowledge: { relatedIds: number[] } | null }).knowledge?.relatedIds.length) settled.relatedFound++
+}
+clearInterval(rssSampler)
+const peakHwm = processMemoryMb(server.pid!, 'VmHWM')
+server.kill('SIGTERM')
+await new Promise((r) => server.once('exit', r))
+rmSync(dataDir, { recursive: true, force: true })
+
+const order = ['entity_extraction', 'vision_analysis', 'semantic_tagging', 'categorization', 'complete']
+const stages = order.slice(0, -1).map((s, i) => {
+  const begin = firstSeen.get(s)
+  const end = order.slice(i + 1).map((x) => firstSeen.get(x)).find((t) => t !== undefined) ?? (performance.now())
+  const seconds = begin === undefined ? 0 : (end - begin) / 1000
+  const cpuEnd = order.slice(i + 1).map((x) => cpuAt.get(x)).find((t) => t !== undefined)
+  // The server's CPU time over the stage (every thread): on two cores of its own it needs at least half of it.
+  const cpuMsPerPost = cpuEnd === undefined || !cpuAt.has(s) ? null : Math.round(((cpuEnd - cpuAt.get(s)!) * 1000 / n) * 10) / 10
+  return { stage: s, cpuMsPerPost, seconds: Math.round(seconds * 10) / 10, postsPerSecond: seconds > 0 ? Math.round(n / seconds) : null, progressSteps: progressSteps.get(s)?.size ?? 0 }
+})
+const p95 = (xs: number[]) => quantile(xs, 0.95)
+const result = {
+  bench: 'pipeline-server', posts: n, imported, job: { status: (job as Job | null)?.status, processed: (job as Job | null)?.processed, errors: (job as Job | null)?.errors, seconds: Math.round(jobSeconds) },
+  stages,
+  whileRunning: {
+    list: { requests: during.list.length, p50Ms: quantile(during.list, 0.5), p95Ms: p95(during.list) },
+    listP95ByStage: Object.fromEntries([...during.listByStage].map(([s, xs]) => [s, p95(xs)])),
+    search: { requests: during.search.length, p50Ms: quantile(during.search, 0.5), p95Ms: p95(during.search) },
+  },
+  settled: {
+    search: { requests: settled.search.length, p50Ms: quantile(settled.search, 0.5), p95Ms: p95(settled.search) },
+    postWithRelated: { requests: settled.related.length, p50Ms: quantile(settled.related, 0.5), p95Ms: p95(settled.related), withRelated: settled.relatedFound },
+  },
+  serverRssMb: { peakSampledDuringJob: peakDuringJob, peakSampled: peakRss, vmHwm: peakHwm },
+  loadAverage1m: { start: startLoad, end: loadAtEnd },
+}
+const encoder = stages.find((s) => s.stage === 'semantic_tagging')!
+const row = (what: string, value: string, target: string) => `| ${what} | ${value} | ${target} |`
+process.stdout.write([
+  `| ${n.toLocaleString('en')} posts, server in its own process | measured | target |`, '|---|---|---|',
+  row('encoder stage (semantic_tagging), wall', `${(encoder.seconds / 60).toFixed(1)} min (${encoder.postsPerSecond} posts/s, ${encoder.progressSteps} progress steps seen)`, '≤ 20 min'),
+  row('encoder stage, server CPU (all threads)', `${encoder.cpuMsPerPost} ms per post: ${((encoder.cpuMsPerPost ?? 0) * 100_000 / 2 / 60_000).toFixed(1)} min per 100,000 on two free cores`, ''),
+  ...stages.filter((s) => s !== encoder).map((s) => row(`${s.stage}, wall`, `${s.postsPerSecond ?? '—'} posts/s`, '≥ 1,000 posts/s')),
+  row('list p95 while it runs', `${p95(during.list)} ms (${during.list.length} requests)`, '< 50 ms'),
+  row('search p95 while it runs', `${p95(during.search)} ms (${during.search.length} requests)`, '< 100 ms'),
+  row('server peak RSS (VmHWM)', `${peakHwm} MB`, '< 700 MB'),
+  row('settled: search p95', `${p95(settled.search)} ms`, '< 30 ms'),
+  row('settled: a post with its related posts, p95', `${p95(settled.related)} ms (${settled.relatedFound}/${settled.related.length} had related posts)`, '< 20 ms'),
+  row('load average (1 min) at start / end', `${startLoad.toFixed(1)} / ${loadAtEnd.toFixed(1)}`, ''),
+].join('\n') + '\n\n' + JSON.stringify(result, null, 2) + '\n')
