@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto'
+import { AppError } from '../../src-shared/errors.ts'
+import type { RetryPipelineBody, StartPipelineBody, StartPipelineResult } from '../../src-shared/schemas/pipeline.ts'
+import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
+import {
+  failedBookmarkIds, insertJob, jobById, latestJob, postsAnalysedWithoutVector, selectDueBookmarkIds, setJobStatus, unfinishedJobs, type JobRecord,
+} from '../store/faces/pipeline.ts'
+import { retryBusy, waitForWriters } from './db-guard.ts'
+import { holdingComplete } from './events.ts'
+import { launchJob, type LaunchDeps, type Launched } from './launch-job.ts'
+import { createRescorer } from './rescore.ts'
+import { createRunQueue, type StartOptions } from './run-queue.ts'
+
+export interface LifecycleDeps extends LaunchDeps {
+  autoRunAfterImport: () => boolean
+}
+
+/**
+ * Jobs from creation to their end: starts (serialised, queued behind a running job), cancels, retries,
+ * the runs after an import, resuming after a restart, and the hand-over to what waited for a job.
+ * One job runs at a time; the re-scoring of categories runs when none does.
+ */
+export function createJobLifecycle(deps: LifecycleDeps) {
+  const { db, log } = deps
+  const queue = createRunQueue()
+  let active: ({ job: JobRecord } & Launched) | null = null
+  let closed = false
+  const rescorer = createRescorer({ db, clock: deps.clock, log, busy: () => active !== null })
+  const launchDeps: LaunchDeps = { ...deps, hub: holdingComplete(deps.hub, () => queue.followsUp() && !closed) }
+
+  /** Starts a stored job in the background. Resolves once it is running; every later error is recorded on the job. */
+  async function launch(job: JobRecord): Promise<void> {
+    active = { job, ...launchJob(job, launchDeps, ended) }
+  }
+
+  function ended(): void {
+    active = null
+    rescorer.afterJob()
+    const failed = (what: string) => (e: unknown) => {
+      log.error(what, e)
+      const last = latestJob(db)
+      deps.hub.publish({ stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 })
+    }
+    const followUps = closed ? [] : queue.next()
+    queue.handOver(followUps.map(({ run, failure }) => start(run.body, run.userId, run.opts).catch(failed(failure))))
+  }
+
+  // Starts are serialised, so two clicks at once give one job and one "running" answer.
+  let lock: Promise<unknown> = Promise.resolve()
+  function start(body: StartPipelineBody, userId: number | null, opts: StartOptions = {}): Promise<StartPipelineResult> {
+    const p = lock.then(() => startNow(body, userId, opts))
+    lock = p.catch(() => {})
+    return p
+  }
+
+  async function startNow(body: StartPipelineBody, userId: number | null, opts: StartOptions): Promise<StartPipelineResult> {
+    if (closed) throw new AppError('INTERNAL_ERROR', 'The library is closing.')
+    if (active) return queue.behind(active.job, { body, userId, opts })
+    const providerName = opts.localOnly ? 'local' : (await deps.activeProvider().catch(() => null))?.name ?? 'local'
+    // An import holds its write transaction across awaits: a job created inside it would roll back with it.
+    await waitForWriters(db)
+    const raced = active as { job: JobRecord } | null
+    if (raced) return queue.behind(raced.job, { body, userId, opts })
+    const id = randomUUID()
+    const ids = await retryBusy(db, () => {
+      const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force, vectorModel: LOCAL_EMBEDDING_MODEL })
+      insertJob(db, { id, force: body.force ?? false, bookmarkIds: body.bookmarkIds ?? null, provider: providerName, createdBy: userId, now: deps.clock(), items: due })
+      return due
+    })
+    const job = jobById(db, id)!
+    deps.hub.publish({ stage: 'entity_extraction', progress: 0, current: 0, total: ids.length })
+    await launch(job)
+    return { jobId: id, status: 'started', totalBookmarks: ids.length }
+  }
+
+  const currentRecord = () => (active ? jobById(db, active.job.id) : latestJob(db))
+
+  return {
+    start,
+    rescorer,
+    /** The running job, or null. */
+    running: (): JobRecord | null => active?.job ?? null,
+    /** The running job's record, else the last one's. */
+    currentRecord,
+    handingOver: queue.handingOver,
+    waiting: queue.waiting,
+    /** Returns the job's record as it is after the cancel. */
+    cancel(jobId?: string): JobRecord {
+      const target = jobId ? jobById(db, jobId) : currentRecord()
+      if (!target) throw new AppError('NOT_FOUND', jobId ? `No pipeline job ${jobId}.` : 'No pipeline job has run yet.')
+      if (active && active.job.id === target.id) {
+        setJobStatus(db, target.id, 'cancelling', deps.clock())
+        active.abort.abort('cancel')
+      } else if (target.status === 'running' || target.status === 'cancelling') {
+        setJobStatus(db, target.id, 'cancelled', deps.clock(), { finished: true })
+      }
+      return jobById(db, target.id)!
+    },
+    async retry(body: RetryPipelineBody, userId: number | null): Promise<StartPipelineResult> {
+      const job = body.jobId ? jobById(db, body.jobId) : latestJob(db)
+      if (!job) throw new AppError('NOT_FOUND', body.jobId ? `No pipeline job ${body.jobId}.` : 'No pipeline job has run yet.')
+      let ids = failedBookmarkIds(db, job.id)
+      if (body.bookmarkIds) {
+        const want = new Set(body.bookmarkIds)
+        ids = ids.filter((i) => want.has(i))
+      }
+      if (ids.length === 0) throw new AppError('VALIDATION_ERROR', 'That job has no posts with errors to retry.')
+      return start({ bookmarkIds: ids, force: true }, userId)
+    },
+    async onImported(ids: number[]): Promise<void> {
+      if (closed || ids.length === 0 || !deps.autoRunAfterImport()) return
+      if (active) {
+        queue.addImported(ids)
+        return
+      }
+      await start({ bookmarkIds: ids }, null).catch((e) => log.error('auto-run after import failed', e))
+    },
+    resume(): void {
+      const jobs = unfinishedJobs(db)
+      for (const j of jobs) {
+        if (j.status === 'cancelling') setJobStatus(db, j.id, 'cancelled', deps.clock(), { finished: true })
+      }
+      const next = jobs.filter((j) => j.status === 'running')
+      for (const j of next.slice(0, -1)) setJobStatus(db, j.id, 'cancelled', deps.clock(), { finished: true, error: 'superseded by a later job' })
+      const last = next.at(-1)
+      if (last && !active) {
+        log.info(`resuming pipeline job ${last.id}`)
+        void launch(last).catch((e) => log.error(`resuming pipeline job ${last.id} failed`, e))
+        return
+      }
+      // Posts analysed before the sentence encoder are analysed again in the background, by the local models.
+      const stale = deps.autoRunAfterImport() ? postsAnalysedWithoutVector(db, LOCAL_EMBEDDING_MODEL) : []
+      if (stale.length > 0 && !active) {
+        log.info(`upgrading the analysis of ${stale.length} posts to the sentence model in the background`)
+        void start({ bookmarkIds: stale }, null, { localOnly: true }).catch((e) => log.error('upgrading the analysis failed', e))
+      }
+    },
+    async idle(): Promise<void> {
+      while (active) await active.done
+      await rescorer.idle()
+    },
+    async close(): Promise<void> {
+      closed = true
+      await rescorer.close()
+      if (active) {
+        active.abort.abort('shutdown')
+        await active.done
+      }
+      await deps.images.close()
+    },
+  }
+}
+export type JobLifecycle = ReturnType<typeof createJobLifecycle>
