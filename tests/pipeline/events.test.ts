@@ -25,6 +25,7 @@ describe('event hub', () => {
     hub.subscribe((ev) => seen.push(ev))
     jobHub.publish(stage(50))
     jobHub.publish(complete)
+    expect(seen).toEqual([stage(50)])
     holding = false
     jobHub.publish(complete)
     expect(seen).toEqual([stage(50), complete])
