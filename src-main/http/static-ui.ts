@@ -2,6 +2,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { Hono } from 'hono'
+import { AppError } from '../../src-shared/errors.ts'
 import type { AppEnv } from './app-env.ts'
 
 /** Serves the built renderer, with index.html for client-side routes. */
@@ -20,7 +21,9 @@ export function mountStaticUi(app: Hono<AppEnv>, uiDir: string | null): void {
   })
   app.get('*', serveStatic({ root }))
   // A missing file (an old build's script, a mistyped image) is a 404, not the app's page in its place.
-  app.get('/assets/*', (c) => c.json({ error: `No such file: ${c.req.path}. Reload the page to get the current version.`, code: 'NOT_FOUND' }, 404))
+  app.get('/assets/*', (c) => {
+    throw new AppError('NOT_FOUND', `No such file: ${c.req.path}. Reload the page to get the current version.`)
+  })
   app.get('*', (c) => {
     c.header('Cache-Control', 'no-cache')
     return c.html(html)
