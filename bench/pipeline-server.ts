@@ -6,6 +6,7 @@
  * job's progress every 200 ms. When it is done and the search index has settled, it times search and
  * a post's detail (which carries its related posts). Prints one table, then the same as JSON.
  *   node bench/pipeline-server.ts [--posts 100000] [--rounds 300]
+ * `SHEAF_BENCH_CPU_PROF=DIR` starts the server with `--cpu-prof` (one profile per thread).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -33,7 +34,7 @@ putSetting(pre, 'ai', { autoRunAfterImport: false })
 const imported = (await createLibrary({ db: pre, clock: () => Date.UTC(2025, 11, 20) }).importFile(file)).imported
 closeDatabase(pre)
 
-const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
+const server = spawn(process.execPath, [...(process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : []), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
   env: {
     ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
     SHEAF_RATE_LIMIT_API: '1000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',

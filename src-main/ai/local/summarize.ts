@@ -23,9 +23,11 @@ export const SHORT_POST = 200
 export const LONG_POST = 600
 /**
  * Characters of a post's sentences the encoder reads for its gist (the first sentences, at least two):
- * about 1.4 times what it reads of a post, so a long note costs the encoder stage ~2.4 posts, not 10.
+ * a little more than it reads of an ordinary post, so a long note costs the encoder ~1.5 posts, not 10.
+ * At 1,000, long notes (a tenth of posts) took over a third of the encoder's work; search relevance
+ * and topics read the same at 500 (docs/understanding.md).
  */
-export const GIST_CHARS = 1000
+export const GIST_CHARS = 500
 
 /** How many of the first sentences are read for the gist. */
 const gistCount = (sentences: readonly string[]): number => {
