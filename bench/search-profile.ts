@@ -5,15 +5,78 @@
  * each stage. Every question is asked once per round with a different page size, so no answer is
  * reused from one ask to the next (the spelling memo and prepared statements are, as in the app).
  * Usage: node bench/search-profile.ts --db /tmp/sheaf-100k.db [--rounds 5] [--encoder] [--profile FILE.cpuprofile]
+ * A server's profile (bench/load.ts with SHEAF_BENCH_CPU_PROF=DIR and `--mix search`) is read instead with
+ * `--read FILE.cpuprofile --searches N` (N: the searches it answered); samples before its first search are left out.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { createSearch } from '../src-main/search/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, rounds: { type: 'string', default: '5' }, encoder: { type: 'boolean', default: false }, profile: { type: 'string' } } })
+const { values } = parseArgs({ options: { db: { type: 'string' }, rounds: { type: 'string', default: '5' }, encoder: { type: 'boolean', default: false }, profile: { type: 'string' },
+  read: { type: 'string' }, searches: { type: 'string' } } })
+
+type Profile = { nodes: Node[]; samples?: number[]; timeDeltas?: number[] }
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+
+/** Each sample goes to the first part whose pattern one of its frames matches (file paths as src-main/...). */
+const PARTS: Array<[string, RegExp]> = [
+  ['vector scan (int8 kernel, top-k)', /src-main\/vectors\//],
+  ['word half: FTS5 match counts, BM25 (lexicalCandidates)', /^lexicalCandidates /],
+  ['meaning half: query vector, filters on neighbours (semanticCandidates)', /^(semanticCandidates|queryVector|embedQuery) /],
+  ['narrow filters (author, category, phrase)', /^narrowPosts /],
+  ['query understanding (parse, spelling, category)', /src-main\/search\/query-understanding\.ts/],
+  ['explanation: post columns read (searchDocuments)', /^searchDocuments /],
+  ['explanation: evidence, relevance, reasons', /^explainResults /],
+  ['hydration of the returned hits (bookmarksForHits)', /^bookmarksForHits /],
+  ['index catch-up check (beforeQuery)', /^beforeQuery /],
+  ['fusion', /^fuse /],
+  ['search, the rest', /src-main\/search\//],
+  ["member state of the hits (the route)", /src-main\/member\//],
+  ['JSON of the answer', /^(json|stringify|JSON\.stringify) |^stringify/],
+  ['HTTP parse, write, Hono', /node:_http|node:net|stream_base|writev|node-server|hono\/dist|node:internal\/streams/],
+  ['auth, session, rate limit, middleware', /src-main\/http\//],
+  ['garbage collection', /^\(garbage collector\)/],
+  ['idle', /^\(idle\)|^\(program\)/],
+]
+
+/** The inclusive (counted once per sample) and self time of each function, per search, as text. */
+function breakdown(profile: Profile, asked: number, fromFirst?: RegExp): { profiledMsPerSearch: number; text: string } {
+  const nodes = new Map<number, Node>(profile.nodes.map((n) => [n.id, n]))
+  const parent = new Map<number, number>()
+  for (const n of nodes.values()) for (const c of n.children ?? []) parent.set(c, n.id)
+  const label = (n: Node) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*\/(src-main|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`
+  const inclusive = new Map<string, number>()
+  const self = new Map<string, number>()
+  const parts = new Map<string, number>()
+  let total = 0
+  let started = !fromFirst
+  profile.samples!.forEach((id, i) => {
+    const stack: string[] = []
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) stack.push(label(nodes.get(n)!))
+    started ||= stack.some((l) => fromFirst!.test(l))
+    // The vectors' first load (inside the first search) is once per server, not per search.
+    if (!started || stack.some((l) => l.startsWith('searchIterateEmbeddings'))) return
+    const dt = profile.timeDeltas![i] / 1000
+    total += dt
+    self.set(stack[0], (self.get(stack[0]) ?? 0) + dt)
+    for (const l of new Set(stack)) inclusive.set(l, (inclusive.get(l) ?? 0) + dt)
+    const part = PARTS.find(([, re]) => stack.some((l) => re.test(l)))?.[0] ?? 'other'
+    parts.set(part, (parts.get(part) ?? 0) + dt)
+  })
+  const per = (ms: number) => Math.round((ms / asked) * 1000) / 1000
+  const top = (m: Map<string, number>, k: number) => [...m].filter(([l]) => !/^\(root\)/.test(l)).sort((a, b) => b[1] - a[1]).slice(0, k)
+    .map(([l, ms]) => `${per(ms).toFixed(3).padStart(7)} ms  ${l}`)
+  return { profiledMsPerSearch: per(total), text: `parts, per search:\n${top(parts, 30).join('\n')}\n\ninclusive, per search:\n${top(inclusive, 70).join('\n')}\n\nself, per search:\n${top(self, 30).join('\n')}` }
+}
+
+if (values.read) {
+  const b = breakdown(JSON.parse(readFileSync(values.read, 'utf8')) as Profile, Number(values.searches), /search-service\.ts/)
+  console.log(`profiled ms per search (from the first search on): ${b.profiledMsPerSearch}\n\n${b.text}`)
+  process.exit(0)
+}
 if (!values.db) throw new Error('--db FILE (a library built by bench/search-latency.ts --db FILE)')
 const rounds = Number(values.rounds)
 
@@ -68,35 +131,11 @@ const wallPer = (performance.now() - t0) / asked
 const { profile } = await session.post('Profiler.stop')
 if (values.profile) writeFileSync(values.profile, JSON.stringify(profile))
 
-/** Inclusive time (ms) of each named function over the profile, counted once per sample. */
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-const nodes = new Map<number, Node>((profile.nodes as Node[]).map((n) => [n.id, n]))
-const parent = new Map<number, number>()
-for (const n of nodes.values()) for (const c of n.children ?? []) parent.set(c, n.id)
-const label = (n: Node) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*\/(src-main|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`
-const inclusive = new Map<string, number>()
-const self = new Map<string, number>()
-let total = 0
-profile.samples!.forEach((id, i) => {
-  const dt = profile.timeDeltas![i] / 1000
-  total += dt
-  const seen = new Set<string>()
-  let n: number | undefined = id
-  self.set(label(nodes.get(id)!), (self.get(label(nodes.get(id)!)) ?? 0) + dt)
-  while (n !== undefined) {
-    const l = label(nodes.get(n)!)
-    if (!seen.has(l)) inclusive.set(l, (inclusive.get(l) ?? 0) + dt)
-    seen.add(l)
-    n = parent.get(n)
-  }
-})
-const per = (ms: number) => Math.round((ms / asked) * 1000) / 1000
-const top = (m: Map<string, number>, k: number) => [...m].filter(([l]) => !/^\(root\)|^\(program\)/.test(l)).sort((a, b) => b[1] - a[1]).slice(0, k).map(([l, ms]) => `${per(ms).toFixed(3).padStart(7)} ms  ${l}`)
+const b = breakdown(profile as Profile, asked)
 const sorted = [...wall].sort((a, b) => a - b)
 console.log(JSON.stringify({ bench: 'search-profile', queries: QUERIES.length, asked, loadAverage: os.loadavg().map((x) => Math.round(x * 10) / 10),
   cpuMsPerSearch: Math.round(cpuPer * 100) / 100, wallMsPerSearch: Math.round(wallPer * 100) / 100, p95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)] * 100) / 100,
-  profiledMsPerSearch: per(total), semanticModel: (await search.search(QUERIES[0], { limit: 10 })).semanticModel }, null, 2))
-console.log('\ninclusive, per search:\n' + top(inclusive, 70).join('\n'))
-console.log('\nself, per search:\n' + top(self, 30).join('\n'))
+  profiledMsPerSearch: b.profiledMsPerSearch, semanticModel: (await search.search(QUERIES[0], { limit: 10 })).semanticModel }, null, 2))
+console.log(`\n${b.text}`)
 search.close()
 closeDatabase(db)
