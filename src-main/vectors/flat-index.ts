@@ -16,6 +16,9 @@ export interface FlatIndex {
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
 }
 
+/** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
+const FEW = 16
+
 export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { dim: number; initialCapacity?: number; simd?: boolean }): FlatIndex {
   let space: VectorSpace = createSpace(dim, initialCapacity, { simd })
   let kernel: Kernel = openKernel(space)
@@ -79,8 +82,23 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { 
       kernel.query.fill(0)
       const qs = quantize(query, kernel.query, 0)
       if (qs === 0) return []
-      return nearest(qs, k, allowed)
+      return allowed && allowed.size * FEW < size ? nearestAmong(qs, k, allowed) : nearest(qs, k, allowed)
     },
+  }
+
+  /** A few allowed posts (an author's, a category's): their rows alone, one kernel call each, in row order. */
+  function nearestAmong(qs: number, k: number, allowed: ReadonlySet<number>) {
+    const best = bestK(k)
+    const at: number[] = []
+    for (const id of allowed) {
+      const p = pos.get(id)
+      if (p !== undefined) at.push(p)
+    }
+    for (const p of at.sort((a, b) => a - b)) {
+      kernel.dots(kernel.queryAt, space.rowsAt + p * rowBytes, 1, rowBytes, kernel.outAt)
+      best.push(Math.fround(kernel.out[0] * scales[p] * qs), p)
+    }
+    return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
   }
 
   /** The best k rows by cosine, taken straight from the kernel's results: most rows fall below the floor. */

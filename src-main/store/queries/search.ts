@@ -1,5 +1,5 @@
-import { transaction, type Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
+import { sqliteOf, transaction, type Db } from '../db.ts'
+import { idList, libraryStamp, stmt } from './statements.ts'
 import type { BookmarkRecord } from './bookmarks.ts'
 import { filterClauses } from './bookmark-filter.ts'
 import type { EmbeddingRow, MediaRow, CategoryRow } from '../rows.ts'
@@ -108,7 +108,17 @@ export const searchMatchingAmong = (db: Db, match: string, ids: readonly number[
   ids.length === 0 ? [] : stmt(db, 'SELECT value FROM json_each(?) WHERE value IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
     .pluck().all(idList(ids), match) as number[]
 
-export const searchPostCount = (db: Db): number => stmt(db, 'SELECT count(*) FROM bookmarks').pluck().get() as number
+const postCounts = new WeakMap<object, { stamp: string; n: number }>()
+
+/** How many posts the library holds; counted again only when posts were added or removed (a count of 100,000 rows is not free). */
+export function searchPostCount(db: Db): number {
+  const stamp = libraryStamp(db)
+  const c = postCounts.get(sqliteOf(db))
+  if (c?.stamp === stamp) return c.n
+  const n = stmt(db, 'SELECT count(*) FROM bookmarks').pluck().get() as number
+  postCounts.set(sqliteOf(db), { stamp, n })
+  return n
+}
 
 /** Which of `ids` pass the filter. */
 export function searchFilterIds(db: Db, f: SearchFilter, ids: readonly number[]): number[] {
