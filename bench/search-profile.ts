@@ -5,6 +5,7 @@
  * each stage. Every question is asked once per round with a different page size, so no answer is
  * reused from one ask to the next (the spelling memo and prepared statements are, as in the app).
  * Usage: node bench/search-profile.ts --db /tmp/sheaf-100k.db [--rounds 5] [--encoder] [--profile FILE.cpuprofile]
+ *        [--plain]   (no profiler: the CPU per search without its overhead)
  * A server's profile (bench/load.ts with SHEAF_BENCH_CPU_PROF=DIR and `--mix search`) is read instead with
  * `--read FILE.cpuprofile --searches N` (N: the searches it answered); samples before its first search are left out.
  */
@@ -16,7 +17,7 @@ import { createSearch } from '../src-main/search/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, rounds: { type: 'string', default: '5' }, encoder: { type: 'boolean', default: false }, profile: { type: 'string' },
-  read: { type: 'string' }, searches: { type: 'string' } } })
+  read: { type: 'string' }, searches: { type: 'string' }, plain: { type: 'boolean', default: false } } })
 
 type Profile = { nodes: Node[]; samples?: number[]; timeDeltas?: number[] }
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
@@ -110,10 +111,12 @@ const cpu = () => {
 for (const q of QUERIES) await search.search(q, { limit: 10 })
 
 const session = new Session()
-session.connect()
-await session.post('Profiler.enable')
-await session.post('Profiler.setSamplingInterval', { interval: 100 })
-await session.post('Profiler.start')
+if (!values.plain) {
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: 100 })
+  await session.post('Profiler.start')
+}
 const c0 = cpu()
 const t0 = performance.now()
 let asked = 0
@@ -128,10 +131,10 @@ for (let r = 0; r < rounds; r++) {
 }
 const cpuPer = (cpu() - c0) / asked
 const wallPer = (performance.now() - t0) / asked
-const { profile } = await session.post('Profiler.stop')
-if (values.profile) writeFileSync(values.profile, JSON.stringify(profile))
+const profile = values.plain ? null : (await session.post('Profiler.stop')).profile
+if (profile && values.profile) writeFileSync(values.profile, JSON.stringify(profile))
 
-const b = breakdown(profile as Profile, asked)
+const b = profile ? breakdown(profile as Profile, asked) : { profiledMsPerSearch: null, text: '' }
 const sorted = [...wall].sort((a, b) => a - b)
 console.log(JSON.stringify({ bench: 'search-profile', queries: QUERIES.length, asked, loadAverage: os.loadavg().map((x) => Math.round(x * 10) / 10),
   cpuMsPerSearch: Math.round(cpuPer * 100) / 100, wallMsPerSearch: Math.round(wallPer * 100) / 100, p95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)] * 100) / 100,
