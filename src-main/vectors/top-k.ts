@@ -15,33 +15,34 @@ export function bestK(k: number): BestK {
   const scores = new Float32Array(k)
   const rows = new Int32Array(k)
   let n = 0
-  // a is worse than b: a lower score, or the same score on a later row.
-  const worse = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && rows[a] > rows[b])
-  const swap = (a: number, b: number) => {
-    const s = scores[a]
-    scores[a] = scores[b]
-    scores[b] = s
-    const r = rows[a]
-    rows[a] = rows[b]
-    rows[b] = r
-  }
+  // Sifts move a hole instead of swapping; "worse" is a lower score, or the same score on a later row.
   const up = (i: number) => {
+    const s = scores[i]
+    const r = rows[i]
     while (i > 0) {
       const p = (i - 1) >> 1
-      if (!worse(i, p)) return
-      swap(i, p)
+      if (!(s < scores[p] || (s === scores[p] && r > rows[p]))) break
+      scores[i] = scores[p]
+      rows[i] = rows[p]
       i = p
     }
+    scores[i] = s
+    rows[i] = r
   }
   const down = (i: number) => {
+    const s = scores[i]
+    const r = rows[i]
     for (;;) {
-      const l = 2 * i + 1
-      if (l >= n) return
-      const c = l + 1 < n && worse(l + 1, l) ? l + 1 : l
-      if (!worse(c, i)) return
-      swap(c, i)
+      let c = 2 * i + 1
+      if (c >= n) break
+      if (c + 1 < n && (scores[c + 1] < scores[c] || (scores[c + 1] === scores[c] && rows[c + 1] > rows[c]))) c++
+      if (!(scores[c] < s || (scores[c] === s && rows[c] > r))) break
+      scores[i] = scores[c]
+      rows[i] = rows[c]
       i = c
     }
+    scores[i] = s
+    rows[i] = r
   }
   return {
     get floor() {
