@@ -25,7 +25,7 @@ const SEMANTIC_BAND = 0.2
 /** A narrow filter (an author, a category, a phrase) is applied first: scoring is then done on its few posts. */
 export function narrowPosts(db: Db, filter: SearchFilter): number[] | null {
   const narrow = filter.author !== undefined || filter.categoryId !== undefined || (filter.mustMatch?.length ?? 0) > 0
-    ? searchFilteredIds(db, filter) : null
+    ? searchFilteredIds(db, filter, NARROW_MAX + 1) : null
   return narrow !== null && narrow.length <= NARROW_MAX ? narrow : null
 }
 

@@ -44,12 +44,33 @@ export interface TermMatcher {
   corrected: string | null
 }
 
+/** Stems of the words seen (pure, so kept; cleared when large): posts repeat their words. */
+const stems = new Map<string, string>()
+const stemOf = (w: string): string => {
+  let s = stems.get(w)
+  if (s === undefined) {
+    if (stems.size > 50_000) stems.clear()
+    stems.set(w, (s = stem(w)))
+  }
+  return s
+}
+
 function matchesWord(t: TermMatcher, w: string): boolean {
   if (t.corrected) return w.startsWith(t.corrected)
   const term = t.term.replace(/\*+$/, '')
-  return w === term || stem(w) === stem(term) || (term.length >= 4 && w.startsWith(term))
+  return w === term || stemOf(w) === stemOf(term) || (term.length >= 4 && w.startsWith(term))
 }
-const anyWord = (t: TermMatcher, s: string | null) => words(s).some((w) => matchesWord(t, w))
+
+/** words() of each text read once, however many terms look at it. */
+function wordsOnce(): (s: string | null) => string[] {
+  const seen = new Map<string, string[]>()
+  return (s) => {
+    const k = s ?? ''
+    let w = seen.get(k)
+    if (!w) seen.set(k, (w = words(k)))
+    return w
+  }
+}
 
 function entityList(json: string | null): Array<{ kind: string; name: string }> {
   if (!json) return []
@@ -83,6 +104,8 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
   const tagged: string[] = []
   const inCats: string[] = []
   const matched: string[] = []
+  const wordsOf = wordsOnce()
+  const anyWord = (t: TermMatcher, f: string | null) => wordsOf(f).some((w) => matchesWord(t, w))
   for (const t of terms) {
     const spoken = [doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))
     const ent = entities.find((x) => anyWord(t, x.name))

@@ -66,6 +66,7 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
   return {
     beforeQuery() {
       const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
+      if (words === 0 && vectors === 0) return
       if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
         indexQueued(Infinity)
         semantic.catchUp(Infinity)

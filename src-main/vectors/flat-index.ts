@@ -1,4 +1,5 @@
-import { createSpace, eachDot, openKernel, quantize, spaceRows, type Kernel, type VectorSpace } from './space.ts'
+import { createSpace, eachChunk, openKernel, quantize, spaceRows, type Kernel, type VectorSpace } from './space.ts'
+import { bestK } from './top-k.ts'
 
 /**
  * Every post's vector, kept current one post at a time, searched by brute force: exact over the int8
@@ -15,6 +16,9 @@ export interface FlatIndex {
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
 }
 
+/** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
+const FEW = 16
+
 export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { dim: number; initialCapacity?: number; simd?: boolean }): FlatIndex {
   let space: VectorSpace = createSpace(dim, initialCapacity, { simd })
   let kernel: Kernel = openKernel(space)
@@ -24,7 +28,6 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { 
   let scales = new Float32Array(space.capacity)
   const pos = new Map<number, number>()
   let size = 0
-  let scores = new Float32Array(0)
 
   const grow = () => {
     const next = createSpace(dim, space.capacity * 2, { simd })
@@ -38,15 +41,6 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { 
     const nextScales = new Float32Array(space.capacity)
     nextScales.set(scales)
     scales = nextScales
-  }
-
-  /** Cosine of the query (already in the kernel's query row, with factor `qs`) with every row. */
-  const scoreAll = (qs: number, allowed?: ReadonlySet<number>): Float32Array => {
-    if (scores.length < size) scores = new Float32Array(space.capacity)
-    eachDot(kernel, kernel.queryAt, space.rowsAt, size, rowBytes, (i, d) => {
-      scores[i] = allowed && !allowed.has(ids[i]) ? -Infinity : d * scales[i] * qs
-    })
-    return scores
   }
 
   return {
@@ -88,71 +82,44 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true }: { 
       kernel.query.fill(0)
       const qs = quantize(query, kernel.query, 0)
       if (qs === 0) return []
-      const s = scoreAll(qs, allowed)
-      return k > 256 ? topMany(s, k) : topFew(s, k)
+      return allowed && allowed.size * FEW < size ? nearestAmong(qs, k, allowed) : nearest(qs, k, allowed)
     },
   }
 
-  /**
-   * A small sorted buffer of the best k (k is at most a few hundred): most rows fall below its floor;
-   * the rest are placed by binary search and a native shift (array splices cost ~1.5 ms at 100,000 rows).
-   */
-  function topFew(s: Float32Array, k: number) {
-    const topScores = new Float32Array(k)
-    const topIds = new Int32Array(k)
-    let n = 0
-    let floor = -Infinity
-    for (let i = 0; i < size; i++) {
-      const score = s[i]
-      if (score <= floor) continue
-      let lo = 0
-      let hi = n
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1
-        if (topScores[mid] >= score) lo = mid + 1
-        else hi = mid
-      }
-      if (n < k) n++
-      topScores.copyWithin(lo + 1, lo, n - 1)
-      topIds.copyWithin(lo + 1, lo, n - 1)
-      topScores[lo] = score
-      topIds[lo] = ids[i]
-      if (n === k) floor = topScores[k - 1]
+  /** A few allowed posts (an author's, a category's): their rows alone, one kernel call each, in row order. */
+  function nearestAmong(qs: number, k: number, allowed: ReadonlySet<number>) {
+    const best = bestK(k)
+    const at: number[] = []
+    for (const id of allowed) {
+      const p = pos.get(id)
+      if (p !== undefined) at.push(p)
     }
-    return Array.from({ length: n }, (_, i) => ({ id: topIds[i], score: topScores[i] }))
+    for (const p of at.sort((a, b) => a - b)) {
+      kernel.dots(kernel.queryAt, space.rowsAt + p * rowBytes, 1, rowBytes, kernel.outAt)
+      best.push(Math.fround(kernel.out[0] * scales[p] * qs), p)
+    }
+    return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
   }
 
-  /** Many neighbours: the k-th best score by quickselect, then only the rows above it are sorted. */
-  function topMany(s: Float32Array, k: number) {
-    const threshold = size <= k ? -Infinity : kthLargest(s.slice(0, size), k)
-    const hits: Array<{ id: number; score: number }> = []
-    for (let i = 0; i < size; i++) if (s[i] >= threshold && s[i] !== -Infinity) hits.push({ id: ids[i], score: s[i] })
-    return hits.sort((a, b) => b.score - a.score).slice(0, k)
-  }
-}
-
-function kthLargest(a: Float32Array, k: number): number {
-  let lo = 0
-  let hi = a.length - 1
-  const target = k - 1
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >> 1]
-    let i = lo
-    let j = hi
-    while (i <= j) {
-      while (a[i] > pivot) i++
-      while (a[j] < pivot) j--
-      if (i <= j) {
-        const t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i++
-        j--
+  /** The best k rows by cosine, taken straight from the kernel's results: most rows fall below the floor. */
+  function nearest(qs: number, k: number, allowed?: ReadonlySet<number>) {
+    const best = bestK(k)
+    const rowScales = scales
+    const rowIds = ids
+    // The floor in scaled-dot units (a hair lower, for rounding), so most rows cost one multiply and one comparison.
+    const dotFloor = () => best.floor / qs - Math.abs(best.floor / qs) * 1e-6
+    eachChunk(kernel, kernel.queryAt, space.rowsAt, size, rowBytes, (from, len, out) => {
+      let floor = dotFloor()
+      for (let j = 0; j < len; j++) {
+        const d = out[j] * rowScales[from + j]
+        if (d <= floor) continue
+        const i = from + j
+        const score = Math.fround(d * qs)
+        if (score <= best.floor || (allowed && !allowed.has(rowIds[i]))) continue
+        best.push(score, i)
+        floor = dotFloor()
       }
-    }
-    if (target <= j) hi = j
-    else if (target >= i) lo = i
-    else break
+    })
+    return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
   }
-  return a[target]
 }

@@ -188,12 +188,18 @@ export function openKernel(s: VectorSpace): Kernel {
   return { simd: false, dots, ...views }
 }
 
-/** `visit(i, dot)` for the dots of the row at byte `q` with `count` rows from byte `m`, CHUNK at a time. */
-export function eachDot(k: Kernel, q: number, m: number, count: number, rowBytes: number, visit: (i: number, dot: number) => void): void {
+/** `visit(from, len, out)` for each run of at most CHUNK dots of the row at byte `q` with `count` rows from byte `m` (out[j] is row from + j's). */
+export function eachChunk(k: Kernel, q: number, m: number, count: number, rowBytes: number, visit: (from: number, len: number, out: Int32Array) => void): void {
   for (let from = 0; from < count; from += CHUNK) {
     const len = Math.min(CHUNK, count - from)
     k.dots(q, m + from * rowBytes, len, rowBytes, k.outAt)
-    const out = k.out
-    for (let i = 0; i < len; i++) visit(from + i, out[i])
+    visit(from, len, k.out)
   }
+}
+
+/** `visit(i, dot)` for the dots of the row at byte `q` with `count` rows from byte `m`, CHUNK at a time. */
+export function eachDot(k: Kernel, q: number, m: number, count: number, rowBytes: number, visit: (i: number, dot: number) => void): void {
+  eachChunk(k, q, m, count, rowBytes, (from, len, out) => {
+    for (let i = 0; i < len; i++) visit(from + i, out[i])
+  })
 }

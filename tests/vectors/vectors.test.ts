@@ -48,7 +48,7 @@ describe('flat index', () => {
     expect(idx.search(q, 1)[0].id).toBe(3)
   })
 
-  it('returns the same order through quickselect as a full sort', () => {
+  it('returns the same order for any k, and within any allowed set', () => {
     const idx = createFlatIndex({ dim: 8 })
     const rnd = random(3)
     for (let id = 1; id <= 3000; id++) idx.upsert(id, Float32Array.from({ length: 8 }, rnd))
@@ -60,6 +60,11 @@ describe('flat index', () => {
     expect(idx.search(q, 200)).toEqual(many.slice(0, 200))
     const allowed = new Set([5, 6, 7, 2999])
     expect(idx.search(q, 100, allowed).map((h) => h.id).sort((a, b) => a - b)).toEqual([5, 6, 7, 2999])
+    // A few allowed posts are scored alone, many in the scan: both give what the whole ranking says.
+    for (const share of [40, 3]) {
+      const some = new Set(Array.from({ length: 3000 }, (_, i) => i + 1).filter((id) => id % share === 0))
+      expect(idx.search(q, 20, some)).toEqual(idx.search(q, 3000).filter((h) => some.has(h.id)).slice(0, 20))
+    }
   })
 })
 

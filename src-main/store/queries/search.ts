@@ -1,5 +1,5 @@
-import { transaction, type Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
+import { sqliteOf, transaction, type Db } from '../db.ts'
+import { idList, libraryStamp, stmt } from './statements.ts'
 import type { BookmarkRecord } from './bookmarks.ts'
 import { filterClauses } from './bookmark-filter.ts'
 import type { EmbeddingRow, MediaRow, CategoryRow } from '../rows.ts'
@@ -45,26 +45,29 @@ const searchFilterSql = (f: SearchFilter): { clauses: string[]; params: unknown[
   has: f.has?.map((h) => (h === 'image' ? 'photo' : h)), from: f.after, to: f.before === undefined ? undefined : f.before - 1,
 })
 
+/** With a filter, the newest this many times `scoreCap` matches are walked at most to find `scoreCap` that pass it. */
+const FILTER_WALK = 4
+
 /**
  * Best BM25 matches of an FTS5 expression that pass the filter; score is BM25 negated (higher is
- * better). BM25 costs a lookup per matching row, so only the newest `scoreCap` matches are scored.
+ * better). BM25 costs a lookup per matching row, so only the newest `scoreCap` matches are scored:
+ * FTS5 walks its doclist newest first and stops there (a `rowid >=` bound found by an OFFSET first
+ * cost twice as much at 100,000 posts). With a filter, the walk stops after the newest
+ * FILTER_WALK x `scoreCap` matches, so a filter that few posts pass cannot make it read every match.
  */
 export function searchLexical(db: Db, match: string, f: SearchFilter, limit: number, scoreCap = Infinity): Array<{ id: number; score: number }> {
   const { clauses, params } = searchFilterSql(f)
-  const where = clauses.length ? `AND ${clauses.join(' AND ')}` : ''
-  let from = 0
-  if (Number.isFinite(scoreCap)) {
-    from = (stmt(db, `SELECT search_fts.rowid FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid WHERE search_fts MATCH ? ${where}
-      ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET ?`).pluck().get(match, ...params, scoreCap - 1) as number | undefined) ?? 0
-  }
+  const cap = Number.isFinite(scoreCap) ? scoreCap : -1
   if (clauses.length === 0) {
-    return stmt(db, `SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? ORDER BY ${BM25} LIMIT ?`)
-      .all(match, from, limit) as Array<{ id: number; score: number }>
+    return stmt(db, `SELECT id, score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+      ORDER BY score DESC LIMIT ?`).all(match, cap, limit) as Array<{ id: number; score: number }>
   }
-  // BM25 in the outer select: computed only for rows that pass the filter.
-  return stmt(db, `SELECT search_fts.rowid AS id, -${BM25} AS score FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid
-    WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND ${clauses.join(' AND ')} ORDER BY score DESC LIMIT ?`)
-    .all(match, from, ...params, limit) as Array<{ id: number; score: number }>
+  const from = cap < 0 ? 0 : (stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?')
+    .pluck().get(match, FILTER_WALK * cap - 1) as number | undefined) ?? 0
+  // BM25 in the select: computed only for rows that pass the filter.
+  return stmt(db, `SELECT id, score FROM (SELECT search_fts.rowid AS id, -${BM25} AS score FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid
+    WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND ${clauses.join(' AND ')} ORDER BY search_fts.rowid DESC LIMIT ?) ORDER BY score DESC LIMIT ?`)
+    .all(match, from, ...params, cap, limit) as Array<{ id: number; score: number }>
 }
 
 /** How many posts match, counting no further than `upTo` (cheap: no scoring). */
@@ -93,11 +96,11 @@ export const searchBacklog = (db: Db, upTo: number): { words: number; vectors: n
   stmt(db, `SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts_queue LIMIT ?)) AS words,
     (SELECT count(*) FROM (SELECT 1 FROM search_queue LIMIT ?)) AS vectors`).get(upTo, upTo) as { words: number; vectors: number }
 
-/** Ids passing the filter (for restricting the semantic half). */
-export function searchFilteredIds(db: Db, f: SearchFilter): number[] {
+/** Ids passing the filter (for restricting the semantic half), at most `limit` of them. */
+export function searchFilteredIds(db: Db, f: SearchFilter, limit = -1): number[] {
   const { clauses, params } = searchFilterSql(f)
-  return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''}`)
-    .pluck().all(...params) as number[]
+  return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} LIMIT ?`)
+    .pluck().all(...params, limit) as number[]
 }
 
 /** Which of `ids` hold a match (no scoring; costs about one pass over the match's postings). */
@@ -105,7 +108,17 @@ export const searchMatchingAmong = (db: Db, match: string, ids: readonly number[
   ids.length === 0 ? [] : stmt(db, 'SELECT value FROM json_each(?) WHERE value IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)')
     .pluck().all(idList(ids), match) as number[]
 
-export const searchPostCount = (db: Db): number => stmt(db, 'SELECT count(*) FROM bookmarks').pluck().get() as number
+const postCounts = new WeakMap<object, { stamp: string; n: number }>()
+
+/** How many posts the library holds; counted again only when posts were added or removed (a count of 100,000 rows is not free). */
+export function searchPostCount(db: Db): number {
+  const stamp = libraryStamp(db)
+  const c = postCounts.get(sqliteOf(db))
+  if (c?.stamp === stamp) return c.n
+  const n = stmt(db, 'SELECT count(*) FROM bookmarks').pluck().get() as number
+  postCounts.set(sqliteOf(db), { stamp, n })
+  return n
+}
 
 /** Which of `ids` pass the filter. */
 export function searchFilterIds(db: Db, f: SearchFilter, ids: readonly number[]): number[] {

@@ -1,0 +1,68 @@
+/**
+ * The best k of scores seen in row order, ties going to the earlier row: a min-heap of k (its root is
+ * the one to drop next), so placing a score costs log k swaps instead of shifting a sorted buffer.
+ */
+export interface BestK {
+  /** What a later row must beat to get in (-Infinity until k are held). */
+  readonly floor: number
+  /** Offers row `row`'s score; rows come in increasing order. */
+  push(score: number, row: number): void
+  /** The rows held, best first. */
+  sorted(): Array<{ row: number; score: number }>
+}
+
+export function bestK(k: number): BestK {
+  const scores = new Float32Array(k)
+  const rows = new Int32Array(k)
+  let n = 0
+  // Sifts move a hole instead of swapping; "worse" is a lower score, or the same score on a later row.
+  const up = (i: number) => {
+    const s = scores[i]
+    const r = rows[i]
+    while (i > 0) {
+      const p = (i - 1) >> 1
+      if (!(s < scores[p] || (s === scores[p] && r > rows[p]))) break
+      scores[i] = scores[p]
+      rows[i] = rows[p]
+      i = p
+    }
+    scores[i] = s
+    rows[i] = r
+  }
+  const down = (i: number) => {
+    const s = scores[i]
+    const r = rows[i]
+    for (;;) {
+      let c = 2 * i + 1
+      if (c >= n) break
+      if (c + 1 < n && (scores[c + 1] < scores[c] || (scores[c + 1] === scores[c] && rows[c + 1] > rows[c]))) c++
+      if (!(scores[c] < s || (scores[c] === s && rows[c] > r))) break
+      scores[i] = scores[c]
+      rows[i] = rows[c]
+      i = c
+    }
+    scores[i] = s
+    rows[i] = r
+  }
+  return {
+    get floor() {
+      return n < k ? -Infinity : scores[0]
+    },
+    push(score, row) {
+      if (k <= 0) return
+      if (n < k) {
+        scores[n] = score
+        rows[n] = row
+        up(n++)
+      } else if (score > scores[0]) {
+        scores[0] = score
+        rows[0] = row
+        down(0)
+      }
+    },
+    sorted() {
+      const out = Array.from({ length: n }, (_, i) => ({ row: rows[i], score: scores[i] }))
+      return out.sort((a, b) => b.score - a.score || a.row - b.row)
+    },
+  }
+}
