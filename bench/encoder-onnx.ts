@@ -2,7 +2,7 @@
  * The sentence model (USE Lite) on ONNX Runtime against the same model on TF.js.
  *   node bench/encoder-onnx.ts parity      cosine of the two engines' vectors on ~300 real and generated posts (gate: >= 0.9999 each)
  *   node bench/encoder-onnx.ts speed       texts/s and CPU ms per text at tweet length, batches 8/32/64, 1 and 2 intra-op threads
- *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory of one loaded engine after 400 posts
+ *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory before and after loading one engine and encoding 400 posts
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -54,10 +54,11 @@ if (mode === 'parity') {
     for (const batch of [8, 32, 64]) await time('onnxruntime', embed, batch, threads)
   }
 } else if (mode === 'rss') {
-  const engine = process.argv[3] === 'tfjs' ? await loadUseLiteTfjs() : await onnx()
-  const rss0 = process.memoryUsage().rss
-  const encoder = sentenceEncoder(engine)
+  const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)
+  const before = mb()
+  const encoder = sentenceEncoder(process.argv[3] === 'tfjs' ? await loadUseLiteTfjs() : await onnx())
+  const loaded = mb()
   for (let i = 0; i < texts.length; i += 100) await encoder.encode(texts.slice(i, i + 100))
-  print({ engine: process.argv[3] ?? 'onnx', rssMbAfterLoad: Math.round(rss0 / 1e6), rssMbAfter400Posts: Math.round(process.memoryUsage().rss / 1e6) })
+  print({ engine: process.argv[3] ?? 'onnx', rssMbBefore: before, rssMbAfterLoad: loaded, rssMbAfter400Posts: mb(), engineMb: mb() - before })
 }

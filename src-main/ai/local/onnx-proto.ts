@@ -97,7 +97,7 @@ function encodeValue(v: OnnxValue): Message {
 
 const utf8 = new TextEncoder()
 
-/** A protobuf message under construction: its fields' bytes in order. */
+/** A protobuf message under construction: its fields' bytes in order, copied together only by bytes(). */
 class Message {
   private readonly parts: Uint8Array[] = []
   private size = 0
@@ -116,8 +116,11 @@ class Message {
     return this.raw(field, utf8.encode(value))
   }
 
+  /** A nested message, by reference: its bytes are copied once, by the outermost bytes(). */
   message(field: number, value: Message): this {
-    return this.raw(field, value.bytes())
+    this.push(varint((field << 3) | 2)).push(varint(value.size))
+    for (const p of value.parts) this.push(p)
+    return this
   }
 
   raw(field: number, value: Uint8Array): this {

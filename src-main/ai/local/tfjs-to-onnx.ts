@@ -78,7 +78,7 @@ class Translator {
       if (w.quantization) throw new Error(`quantized weight ${w.name} is not supported`)
       const type = onnxType(w.dtype)
       const bytes = w.shape.reduce((a, b) => a * b, 1) * 4
-      this.constants.set(w.name, { type, dims: w.shape, data: all.slice(at, at + bytes) })
+      this.constants.set(w.name, { type, dims: w.shape, data: all.subarray(at, at + bytes) })
       at += bytes
     }
     if (at !== all.length) throw new Error(`weights hold ${all.length} bytes, the manifest ${at}`)

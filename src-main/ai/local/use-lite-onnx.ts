@@ -35,7 +35,7 @@ export async function loadUseLiteOnnx(ort: Ort, threads = 1): Promise<EmbedBatch
   const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
   const files = await Promise.all(model.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(join(dir, p))))
   const session = await ort.InferenceSession.create(encodeModel(tfjsToOnnx(model, files)), {
-    intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3,
+    intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: false,
   })
   const tokenizer = await loadTokenizer(join(dir, 'vocab.json'))
   return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
