@@ -28,8 +28,8 @@ export interface OnnxNode {
 export interface OnnxValue {
   name: string
   type: OnnxType
-  /** A number is a fixed size, a string a named dynamic one. */
-  dims: readonly (number | string)[]
+  /** A number is a fixed size, a string a named dynamic one; none: the shape is left to inference. */
+  dims?: readonly (number | string)[]
 }
 
 export interface OnnxGraph {
@@ -89,9 +89,12 @@ function encodeTensor(t: OnnxTensor): Message {
 }
 
 function encodeValue(v: OnnxValue): Message {
-  const shape = new Message()
-  for (const d of v.dims) shape.message(1, typeof d === 'number' ? new Message().int(1, d) : new Message().string(2, d))
-  const tensor = new Message().int(1, v.type).message(2, shape)
+  const tensor = new Message().int(1, v.type)
+  if (v.dims) {
+    const shape = new Message()
+    for (const d of v.dims) shape.message(1, typeof d === 'number' ? new Message().int(1, d) : new Message().string(2, d))
+    tensor.message(2, shape)
+  }
   return new Message().string(1, v.name).message(2, new Message().message(1, tensor))
 }
 

@@ -67,7 +67,7 @@ class Translator {
       nodes: this.nodes,
       initializers: this.initializers,
       inputs: inputs.map((n) => ({ name: n.name, type: onnxType(n.attr?.dtype), dims: placeholderDims(n) })),
-      outputs: [{ name: outputs[0].name, type: OnnxType.Float, dims: ['batch', 'dim'] }],
+      outputs: [{ name: outputs[0].name, type: onnxType(outputs[0].attr?.T) }],
     }
   }
 
@@ -84,7 +84,7 @@ class Translator {
     if (at !== all.length) throw new Error(`weights hold ${all.length} bytes, the manifest ${at}`)
   }
 
-  private translate(n: TfNode): void {
+  private translate(n: TfNode): string | void {
     const inputs = (n.input ?? []).filter((i) => !i.startsWith('^')).map(tensorName)
     const [x, y] = inputs
     const out = n.name
