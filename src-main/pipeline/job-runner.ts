@@ -104,7 +104,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
 }
 
 const BUSY_RETRIES = 6
-/** Batches analysed ahead of the one being written: two keep both workers busy while a batch's tags wait on the first worker. */
+/** Batches analysed ahead of the one being written, so the workers never wait for a write. */
 const LOOKAHEAD = 2
 
 /**

@@ -1,17 +1,19 @@
 import { loadPipelinePosts, markJobItems, transaction } from '../../store/faces/pipeline.ts'
+import type { Entities } from '../../ai/local/index.ts'
 import { toEnginePost, type Stage } from '../context.ts'
 
 /**
  * Stage 1: hashtags, mentions, links, tools, people, places, organisations, repositories, kept for
  * stage 3 (sentiment is decided there, where the post's sentence vector is).
  */
-export const entityExtraction: Stage = {
+export const entityExtraction: Stage<Array<{ id: number; entities: Entities }>> = {
   name: 'entity_extraction',
   index: 1,
   batchSize: 250,
-  async run(ids, ctx) {
-    const posts = loadPipelinePosts(ctx.db, ids)
-    const out = await ctx.runner.entities(posts.map(toEnginePost))
+  // Started ahead, so the workers read the next batches while this one is written.
+  analyse: async (ids, ctx) => ctx.runner.entities(loadPipelinePosts(ctx.db, ids).map(toEnginePost)),
+  async run(ids, ctx, analysed) {
+    const out = await (analysed ?? this.analyse!(ids, ctx))
     for (const r of out) ctx.entities.set(r.id, { entities: r.entities })
     await ctx.writable()
     transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, 1))
