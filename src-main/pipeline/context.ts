@@ -55,6 +55,11 @@ export interface RunContext {
   addUsage(u: Usage): void
   /** Resolves when the shared connection has no foreign transaction open; await it right before writing. */
   writable(): Promise<void>
+  /**
+   * How a stage writes a batch: once the connection is writable, and unless the job was cancelled
+   * meanwhile, runs `write` and marks `ids` done up to stage `doneStage`, in one transaction.
+   */
+  commit(ids: number[], doneStage: number, write?: () => void): Promise<void>
 }
 
 export type Reading = Omit<PostReading, 'id'>

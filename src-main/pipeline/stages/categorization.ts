@@ -4,8 +4,8 @@ import type { EngineConfig } from '../../ai/index.ts'
 import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
 import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
-  categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
-  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
+  categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
+  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
 } from '../../store/faces/pipeline.ts'
 import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
@@ -49,13 +49,10 @@ export const categorization: Stage = {
     // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
     const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
     if (ctx.signal.aborted) return
-    await ctx.writable()
-    const now = ctx.now()
-    transaction(ctx.db, () => {
-      replacePipelineCategories(ctx.db, withinLocks(ctx.db, placed, suggested), now)
+    await ctx.commit(ids, this.index, () => {
+      replacePipelineCategories(ctx.db, withinLocks(ctx.db, placed, suggested), ctx.now())
       setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
       replaceMeaningPairs(ctx.db, ready.map((p) => p.id), sameMeaning)
-      markJobItems(ctx.db, ctx.jobId, ids, 4)
     })
     for (const id of ids) ctx.remoteCategories.delete(id)
   },

@@ -1,4 +1,4 @@
-import { loadPipelinePosts, markJobItems, transaction } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts } from '../../store/faces/pipeline.ts'
 import { toEnginePost, type Stage } from '../context.ts'
 
 /**
@@ -13,8 +13,7 @@ export const entityExtraction: Stage = {
     const posts = loadPipelinePosts(ctx.db, ids)
     const out = await ctx.runner.entities(posts.map(toEnginePost))
     for (const r of out) ctx.entities.set(r.id, { entities: r.entities })
-    await ctx.writable()
-    transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, 1))
+    await ctx.commit(ids, this.index)
   },
   // Stage 1's language models (compromise, wink-nlp) are not needed again: the workers let them go.
   async finish(ctx) {
