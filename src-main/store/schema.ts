@@ -48,13 +48,18 @@ export const settings = sqliteTable('settings', {
   updatedAt: createdAt(),
 })
 
-export const bookmarks = sqliteTable('bookmarks', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
+/** Who wrote a post, when, and what it says: on bookmarks, and kept on merged_posts for a post folded into another. */
+const postColumns = () => ({
   postId: text('post_id').notNull(),
   text: text('text').notNull(),
   authorHandle: text('author_handle').notNull(),
   authorName: text('author_name').notNull(),
   postCreatedAt: ms('post_created_at').notNull(),
+})
+
+export const bookmarks = sqliteTable('bookmarks', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  ...postColumns(),
   importedAt: createdAt(),
   updatedAt: ms('updated_at'),
   source: text('source').notNull(),
@@ -315,11 +320,7 @@ export const postKeysQueue = sqliteTable('post_keys_queue', {
 export const mergedPosts = sqliteTable('merged_posts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
-  postId: text('post_id').notNull(),
-  text: text('text').notNull(),
-  authorHandle: text('author_handle').notNull(),
-  authorName: text('author_name').notNull(),
-  postCreatedAt: ms('post_created_at').notNull(),
+  ...postColumns(),
   importedAt: ms('imported_at').notNull(),
   source: text('source').notNull(),
   lang: text('lang'),
