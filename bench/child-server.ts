@@ -1,6 +1,54 @@
 import http from 'node:http'
-import type { ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { closeDatabase, openDatabase, type Db } from '../src-main/store/index.ts'
+
+/** The account a bench's `sheaf serve` child is started with, and signs in as. */
+export const BENCH_ACCOUNT = { email: 'bench@example.com', password: 'bench password 123' }
+
+/**
+ * A new data folder for a `sheaf serve` child: the database made, `prepare` run on it (an import,
+ * say), and the pipeline's auto-run after import switched off, so what is measured is what the bench
+ * starts. The setting goes through a connection of its own, so a bench runs unchanged against any
+ * version of the store. `copyOf` starts it from a copy of a library built before (its WAL too).
+ */
+export async function benchDataDir(name: string, prepare?: (db: Db) => unknown, copyOf?: string): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), `sheaf-bench-${name}-`))
+  const file = join(dataDir, 'sheaf.db')
+  if (copyOf) for (const ext of ['', '-wal']) if (existsSync(copyOf + ext)) copyFileSync(copyOf + ext, file + ext)
+  const db = openDatabase({ file })
+  await prepare?.(db)
+  closeDatabase(db)
+  const sqlite = new Database(file)
+  sqlite.prepare("INSERT INTO settings (key, value) VALUES ('ai', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+    .run(JSON.stringify({ autoRunAfterImport: false }))
+  sqlite.close()
+  return dataDir
+}
+
+/**
+ * `sheaf serve` on loopback over `dataDir`, with the bench account as its admin and rate limits no
+ * bench reaches. `nodeArgs` go to node (a CPU profile, say), `env` is added to this process's.
+ */
+export const spawnServer = (dataDir: string, { nodeArgs = [], env = {} }: { nodeArgs?: string[]; env?: Record<string, string> } = {}): ChildProcess =>
+  spawn(process.execPath, [...nodeArgs, 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
+    env: {
+      ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: BENCH_ACCOUNT.email, SHEAF_ADMIN_PASSWORD: BENCH_ACCOUNT.password,
+      SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m', ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+
+/** Waits for the child to listen and signs in as the bench account: its address and session cookie. */
+export async function signIn(server: ChildProcess): Promise<{ base: string; cookie: string }> {
+  const base = await listeningUrl(server)
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_ACCOUNT) })
+  if (login.status !== 200) throw new Error(`bench sign-in: ${login.status} ${await login.text()}`)
+  return { base, cookie: login.headers.get('set-cookie')!.split(';')[0] }
+}
 
 /** The address a `sheaf serve` child prints on its one stdout line. */
 export const listeningUrl = (server: ChildProcess): Promise<string> =>

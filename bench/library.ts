@@ -5,16 +5,14 @@
  * stats and mind map < 50 ms, RSS < 400 MB.
  * Usage: node bench/library.ts [--posts 100000] [--rounds 200] [--settle 180]
  */
-import { spawn } from 'node:child_process'
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
-import { cpuMs, keptAliveGet, listeningUrl, processMemoryMb, quantile } from './child-server.ts'
+import { benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '200' }, settle: { type: 'string', default: '180' },
@@ -26,29 +24,15 @@ const file = join(tmpdir(), `sheaf-bench-graphql-${n}.json`)
 if (!existsSync(file)) await writeGraphqlBookmarks(file, iteratePosts(n, 42))
 const bytes = statSync(file).size
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-library-'))
-const email = 'bench@example.com'
-const password = 'bench password 123'
 // The library alone is measured: the pipeline's auto-run after import is switched off. The bench's
 // own SQL goes through a connection of its own, so it runs unchanged against any version of the store.
-closeDatabase(openDatabase({ file: join(dataDir, 'sheaf.db') }))
+const dataDir = await benchDataDir('library')
 const sqlite = (): Database.Database => new Database(join(dataDir, 'sheaf.db'))
-const pre = sqlite()
-pre.prepare("INSERT INTO settings (key, value) VALUES ('ai', ?)").run(JSON.stringify({ autoRunAfterImport: false }))
-pre.close()
-const server = spawn(process.execPath, ['src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--port', '0', '--no-ui'], {
-  env: {
-    ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
-    SHEAF_RATE_LIMIT_API: '1000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
-const base = await listeningUrl(server)
+const server = spawnServer(dataDir)
+const { base, cookie } = await signIn(server)
 
 const status = (key: 'VmRSS' | 'VmHWM') => processMemoryMb(server.pid!, key)
 
-const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
-const cookie = login.headers.get('set-cookie')!.split(';')[0]
 const get = keptAliveGet(base, cookie)
 
 // Import: the file streams from disk through multipart to the server, as a browser upload does.

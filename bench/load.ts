@@ -19,17 +19,15 @@
  * Beside the latencies, each phase's CPU time (less disturbed by other load than wall times): the
  * HTTP thread's per request and as a share of the phase, and the whole server process's.
  */
-import { spawn } from 'node:child_process'
-import { copyFileSync, createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir, loadavg, cpus } from 'node:os'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
-import { putSetting } from '../src-main/store/queries/settings.ts'
 import { createLibrary } from '../src-main/library/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
-import { cpuMs, listeningUrl, processMemoryMb } from './child-server.ts'
+import { benchDataDir, cpuMs, processMemoryMb, signIn, spawnServer } from './child-server.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
 
 const { values } = parseArgs({ options: {
@@ -57,28 +55,16 @@ const importFile = join(tmpdir(), `sheaf-bench-graphql-${importPosts}-seed7.json
 if (!existsSync(libraryFile)) await writeGraphqlBookmarks(libraryFile, iteratePosts(libraryPosts, 42))
 if (!existsSync(importFile)) await writeGraphqlBookmarks(importFile, iteratePosts(importPosts, 7))
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-load-'))
-const email = 'bench@example.com'
-const password = 'bench password 123'
-if (values['library-db']) {
-  for (const ext of ['', '-wal']) if (existsSync(values['library-db'] + ext)) copyFileSync(values['library-db'] + ext, join(dataDir, 'sheaf.db' + ext))
-  // What the library does in the background after an import (duplicate keys) is done before the server starts, as the settle after an import would.
-  const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
+const libraryDb = values['library-db']
+// What the library does in the background after an import (duplicate keys) is done before the server starts, as the settle after an import would.
+const dataDir = await benchDataDir('load', libraryDb ? async (db) => {
   const library = createLibrary({ db, clock: Date.now })
   while ((sqliteOf(db).prepare('SELECT count(*) FROM post_keys_queue').pluck().get() as number) > 0) await new Promise((r) => setTimeout(r, 100))
   library.close()
-  closeDatabase(db)
-}
-const pre = openDatabase({ file: join(dataDir, 'sheaf.db') })
-putSetting(pre, 'ai', { autoRunAfterImport: false })
-closeDatabase(pre)
-const server = spawn(process.execPath, [...(process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : []), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
-  env: {
-    ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
-    SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
-    ...(values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {}),
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+} : undefined, libraryDb)
+const server = spawnServer(dataDir, {
+  nodeArgs: process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : [],
+  env: values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {},
 })
 const stopServer = () => { if (server.exitCode === null) server.kill('SIGTERM') }
 const hardStop = setTimeout(() => {
@@ -89,15 +75,12 @@ const hardStop = setTimeout(() => {
 }, Number(values['max-seconds']) * 1000)
 hardStop.unref()
 
-const base = await listeningUrl(server)
+const { base, cookie } = await signIn(server)
 if (!/^http:\/\/127\./.test(base)) throw new Error(`the bench runs on loopback only (server at ${base})`)
 
 let peakRss = 0
 const rss = () => processMemoryMb(server.pid!) ?? 0
 const sampler = setInterval(() => { try { peakRss = Math.max(peakRss, rss()) } catch { /* exited */ } }, 100)
-
-const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
-const cookie = login.headers.get('set-cookie')!.split(';')[0]
 
 /** Uploads a file as the multipart part `file`, streamed from disk, with node:http. */
 function upload(file: string): Promise<{ status: number; body: any; ms: number }> {
@@ -235,7 +218,7 @@ async function settle(cap: number): Promise<{ ms: number; pending: number }> {
 }
 
 // 1. The library.
-const seed = values['library-db'] ? { status: 200, body: null } : await upload(libraryFile)
+const seed = libraryDb ? { status: 200, body: null } : await upload(libraryFile)
 if (seed.status !== 200) throw new Error(`library import failed: ${JSON.stringify(seed.body)}`)
 const seedSettle = await settle(settleCap)
 const rssLibrary = rss()

@@ -6,18 +6,15 @@
  * job's progress every 200 ms. When it is done and the search index has settled, it times search and
  * a post's detail (which carries its related posts). Prints one table, then the same as JSON.
  *   node bench/pipeline-server.ts [--posts 100000] [--rounds 300]
- * `SHEAF_BENCH_CPU_PROF=DIR` starts the server with `--cpu-prof` (one profile per thread).
  */
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createLibrary } from '../src-main/library/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
-import { putSetting } from '../src-main/store/queries/settings.ts'
-import { cpuMs, keptAliveGet, listeningUrl, processMemoryMb, quantile } from './child-server.ts'
+import { benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '300' } } })
@@ -26,26 +23,14 @@ const rounds = Number(values.rounds)
 const file = join(tmpdir(), `sheaf-bench-graphql-${n}.json`)
 if (!existsSync(file)) await writeGraphqlBookmarks(file, iteratePosts(n, 42))
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-pipeline-server-'))
-const email = 'bench@example.com'
-const password = 'bench password 123'
-const pre = openDatabase({ file: join(dataDir, 'sheaf.db') })
-putSetting(pre, 'ai', { autoRunAfterImport: false })
-const imported = (await createLibrary({ db: pre, clock: () => Date.UTC(2025, 11, 20) }).importFile(file)).imported
-closeDatabase(pre)
-
-const server = spawn(process.execPath, [...(process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : []), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
-  env: {
-    ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: email, SHEAF_ADMIN_PASSWORD: password,
-    SHEAF_RATE_LIMIT_API: '1000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+let imported = 0
+const dataDir = await benchDataDir('pipeline-server', async (db) => {
+  imported = (await createLibrary({ db, clock: () => Date.UTC(2025, 11, 20) }).importFile(file)).imported
 })
+const server = spawnServer(dataDir, { nodeArgs: process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : [] })
 process.on('exit', () => server.kill('SIGKILL'))
-const base = await listeningUrl(server)
+const { base, cookie } = await signIn(server)
 process.stderr.write(`server at ${base}\n`)
-const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
-const cookie = login.headers.get('set-cookie')!.split(';')[0]
 const send = (path: string, method: string, body: unknown) =>
   fetch(base + path, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 await send('/api/settings', 'PUT', { fetchMedia: false, autoRunAfterImport: false })

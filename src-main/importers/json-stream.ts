@@ -2,9 +2,9 @@ import Assembler from 'stream-json/core/assembler.js'
 import { jsonParser } from 'stream-json/core/parser.js'
 import type { Token } from 'stream-json/core/parser.js'
 import { AppError } from '../../src-shared/errors.ts'
-import { RecordScanner } from './record-scanner.ts'
+import { RecordScanner, type JsonPath } from './record-scanner.ts'
 
-export type JsonPath = ReadonlyArray<string | number>
+export type { JsonPath } from './record-scanner.ts'
 export type JsonEvent =
   | { kind: 'record'; path: JsonPath; value: unknown; raw: string }
   | { kind: 'oversized'; path: JsonPath; offset: number; chars: number }
@@ -34,13 +34,14 @@ const keepLongInteger = (t: Token): Token =>
   t.name === 'numberValue' && t.value.length > SAFE_DIGITS && /^\d+$/.test(t.value) ? { name: 'stringValue', value: t.value } : t
 
 /**
- * Streams one JSON document: every object or array whose path satisfies `isRecord` is yielded on
- * its own with its exact source text (and never kept); everything else is assembled into a final
- * `rest` event, with records left as nulls. Records are cut out by a bracket scanner and parsed by
- * the native JSON.parse; the envelope around them goes through stream-json's tokenizer, which
- * validates it and builds `rest`. Memory stays at one record plus the envelope.
- */
-/**
+ * The importers' one streaming JSON reader. Every object or array whose path satisfies `isRecord`
+ * is yielded on its own with its exact source text (and never kept); everything else is assembled
+ * into a final `rest` event, with records left as nulls. `RecordScanner` (record-scanner.ts, used
+ * only here) cuts the records out, and the native JSON.parse parses each one, so a bad record is
+ * that record's error and a record over its limit is skipped unread; the envelope around them goes
+ * through stream-json's public tokenizer and `Assembler`, which validate it as it streams and build
+ * `rest`. Memory stays at one record plus the envelope.
+ *
  * `longIntegers: false` skips looking for bare integers too long for a JS number, for formats that
  * write every id as a string (X GraphQL): the check costs a regex pass over every record.
  */

@@ -1,18 +1,15 @@
 import { AppError } from '../../src-shared/errors.ts'
 
-/**
- * Cuts a JSON text stream into the envelope (handed on as text, each record replaced by `null`)
- * and the records (handed on as their exact source text). Only brackets, strings and keys are
- * looked at; validation is left to whoever parses the two outputs. Resumable across chunks.
- */
-export type Path = Array<string | number>
+/** Where a value stands in a JSON document: the keys and array indexes down to it. */
+export type JsonPath = ReadonlyArray<string | number>
+
 interface Frame { array: boolean; key: string | null; index: number; expectKey: boolean }
 
 export interface ScanSink {
   envelope(text: string): void
-  record(text: string, path: Path, startOffset: number): void
+  record(text: string, path: JsonPath, startOffset: number): void
   /** A record longer than the scanner's limit, skipped without being kept (`chars` long). */
-  oversized(path: Path, startOffset: number, chars: number): void
+  oversized(path: JsonPath, startOffset: number, chars: number): void
 }
 
 /**
@@ -23,6 +20,12 @@ export const MAX_RECORD_CHARS = 4 << 20
 
 const Q = 34, BS = 92, LB = 123, RB = 125, LSQ = 91, RSQ = 93, COMMA = 44, COLON = 58
 
+/**
+ * Cuts a JSON text stream into the envelope (handed on as text, each record replaced by `null`)
+ * and the records (handed on as their exact source text). Only brackets, strings and keys are
+ * looked at; validation is left to whoever parses the two outputs (streamJson in json-stream.ts).
+ * Resumable across chunks.
+ */
 export class RecordScanner {
   private buf = ''
   private base = 0 // file offset of buf[0]
@@ -30,14 +33,14 @@ export class RecordScanner {
   private inRecord = false
   private depth = 0
   private inString = false
-  private recordPath: Path = []
+  private recordPath: JsonPath = []
   private inScalar = false
   /** Inside a record past MAX_RECORD_CHARS: scanned to its end without keeping its text. */
   private skipping: { start: number } | null = null
-  private readonly isRecord: (p: Path) => boolean
+  private readonly isRecord: (p: JsonPath) => boolean
   private readonly sink: ScanSink
 
-  constructor(isRecord: (p: Path) => boolean, sink: ScanSink) {
+  constructor(isRecord: (p: JsonPath) => boolean, sink: ScanSink) {
     this.isRecord = isRecord
     this.sink = sink
   }

@@ -1,6 +1,6 @@
 import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
 import type { AiProvider, EnginePost, LocalRunner, PostReading, Usage } from '../ai/index.ts'
-import type { Entities } from '../ai/local/index.ts'
+import { createOcr, imageStats, makeThumbnail, visualTags, type Entities, type Ocr } from '../ai/local/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import type { Db, PipelineCategory, PipelinePost } from '../store/faces/pipeline.ts'
@@ -10,6 +10,27 @@ export interface ImageTools {
   ocr(image: Buffer): Promise<string>
   visualTags(input: { image: Buffer | null; width: number | null; height: number | null; ocrText: string | null; altText: string | null; mediaType: 'photo' | 'video' | 'animated_gif' }): Promise<string[]>
   close(): Promise<void>
+}
+
+/** The offline image models (ai/local): thumbnails, OCR (one tesseract worker, started on first use), visual tags. */
+export function createImageTools(): ImageTools {
+  let ocr: Ocr | null = null
+  return {
+    thumbnail: (image) => makeThumbnail(image),
+    async ocr(image) {
+      ocr ??= createOcr()
+      return (await ocr.ocrImage(image)).text
+    },
+    async visualTags({ image, ...rest }) {
+      const stats = image ? await imageStats(image).catch(() => null) : null
+      return visualTags({ ...rest, stats })
+    },
+    async close() {
+      const o = ocr
+      ocr = null
+      await o?.terminate()
+    },
+  }
 }
 
 /** What every stage of one job run can use. */
@@ -34,6 +55,11 @@ export interface RunContext {
   addUsage(u: Usage): void
   /** Resolves when the shared connection has no foreign transaction open; await it right before writing. */
   writable(): Promise<void>
+  /**
+   * How a stage writes a batch: once the connection is writable, and unless the job was cancelled
+   * meanwhile, runs `write` and marks `ids` done up to stage `doneStage`, in one transaction.
+   */
+  commit(ids: number[], doneStage: number, write?: () => void): Promise<void>
 }
 
 export type Reading = Omit<PostReading, 'id'>

@@ -4,16 +4,14 @@ import type { AiProvider } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import { jobById, jobErrors, latestJob, type Db, type JobRecord } from '../store/faces/pipeline.ts'
-import type { ImageTools } from './context.ts'
+import { createImageTools, type ImageTools } from './context.ts'
 import { createEventHub, watchHub } from './events.ts'
-import { createImageTools } from './image-tools.ts'
 import { createJobLifecycle } from './job-lifecycle.ts'
 import { iso, jobView } from './job-view.ts'
 import type { RescoreStatus } from './rescore.ts'
 
-export type { ImageTools } from './context.ts'
+export { createImageTools, type ImageTools } from './context.ts'
 export type { RescoreStatus } from './rescore.ts'
-export { createImageTools } from './image-tools.ts'
 
 export interface PipelineDeps {
   db: Db

@@ -58,6 +58,14 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
       insertJobError(db, { jobId: job.id, bookmarkId, stage, message, fellBack, now: deps.now() }),
     addUsage: (u) => addJobUsage(db, job.id, u),
     writable: () => waitForWriters(db, signal),
+    async commit(ids, doneStage, write) {
+      await waitForWriters(db, signal)
+      if (signal.aborted) return
+      transaction(db, () => {
+        write?.()
+        markJobItems(db, job.id, ids, doneStage)
+      })
+    },
   }
   const total = countJobItems(db, job.id)
   for (const stage of STAGES) {

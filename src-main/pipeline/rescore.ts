@@ -3,8 +3,7 @@ import { createWorkerRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import { analysedBookmarkIds, categoriesForPipeline, loadPipelinePosts, replacePipelineCategories, transaction, type Db } from '../store/faces/pipeline.ts'
 import { retryBusy } from './db-guard.ts'
-import { categoryConfig, suggestCategories, withinLocks } from './stages/categorization.ts'
-import { threadSuggestions } from './stages/thread-categories.ts'
+import { categoryConfig, suggestWithThreads, withinLocks } from './stages/categorization.ts'
 
 /** A person's corrections come in bursts: re-scoring starts once they pause this long. */
 const SETTLE_MS = 3000
@@ -69,11 +68,7 @@ export function createRescorer({ db, clock, log, busy }: { db: Db; clock: () => 
           return
         }
         const page = ids.slice(i, i + PAGE)
-        const suggested = await suggestCategories(loadPipelinePosts(db, page), { db, runner, categories })
-        // as stage 4: a thread's parts take the categories of the thread as a whole
-        const threads = await threadSuggestions(page, { db, runner, categories, remoteCategories: new Map() })
-        for (const [id, picks] of threads) suggested.set(id, picks)
-        const placed = [...new Set([...page, ...threads.keys()])]
+        const { suggested, placed } = await suggestWithThreads(page, loadPipelinePosts(db, page), { db, runner, categories, remoteCategories: new Map() })
         await retryBusy(db, () => transaction(db, () => replacePipelineCategories(db, withinLocks(db, placed, suggested), clock())), { signal: abort.signal })
         status.done += page.length
         await yieldToLoop()

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { sql, type Table } from 'drizzle-orm'
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 /** Times are stored as epoch milliseconds and sent as ISO 8601 UTC. */
@@ -48,13 +48,18 @@ export const settings = sqliteTable('settings', {
   updatedAt: createdAt(),
 })
 
-export const bookmarks = sqliteTable('bookmarks', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
+/** Who wrote a post, when, and what it says: on bookmarks, and kept on merged_posts for a post folded into another. */
+const postColumns = () => ({
   postId: text('post_id').notNull(),
   text: text('text').notNull(),
   authorHandle: text('author_handle').notNull(),
   authorName: text('author_name').notNull(),
   postCreatedAt: ms('post_created_at').notNull(),
+})
+
+export const bookmarks = sqliteTable('bookmarks', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  ...postColumns(),
   importedAt: createdAt(),
   updatedAt: ms('updated_at'),
   source: text('source').notNull(),
@@ -315,11 +320,7 @@ export const postKeysQueue = sqliteTable('post_keys_queue', {
 export const mergedPosts = sqliteTable('merged_posts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   bookmarkId: integer('bookmark_id').notNull().references(() => bookmarks.id, { onDelete: 'cascade' }),
-  postId: text('post_id').notNull(),
-  text: text('text').notNull(),
-  authorHandle: text('author_handle').notNull(),
-  authorName: text('author_name').notNull(),
-  postCreatedAt: ms('post_created_at').notNull(),
+  ...postColumns(),
   importedAt: ms('imported_at').notNull(),
   source: text('source').notNull(),
   lang: text('lang'),
@@ -333,3 +334,29 @@ export const mergedPosts = sqliteTable('merged_posts', {
   uniqueIndex('merged_posts_post_id_idx').on(t.postId),
   index('merged_posts_bookmark_idx').on(t.bookmarkId),
 ])
+
+/**
+ * Rows as the store's prepared statements read them, derived from the drizzle schema so a column is
+ * typed once. Drizzle parses JSON columns in its own queries; a raw statement hands them back as text.
+ */
+type AsText<Column> = Column extends { _: { notNull: true } } ? string : string | null
+type Stored<T extends Table, Json extends keyof T & keyof T['$inferSelect']> =
+  Omit<T['$inferSelect'], Json> & { [K in Json]: AsText<T[K]> }
+
+export type BookmarkRow = Stored<typeof bookmarks, 'urls' | 'engagement' | 'quoted'>
+export type MediaRow = Stored<typeof media, 'visualTags'>
+export type KnowledgeRow = Stored<typeof knowledge, 'relatedIds' | 'ossReport' | 'entities'>
+export type CategoryRow = typeof categories.$inferSelect
+export type EmbeddingRow = typeof embeddings.$inferSelect
+export type JobRow = typeof jobs.$inferSelect
+export type JobErrorRow = typeof jobErrors.$inferSelect
+export type ImportHistoryRow = typeof importHistory.$inferSelect
+export type NoteRow = typeof notes.$inferSelect
+export type ThreadPartRow = typeof threadParts.$inferSelect
+
+/** A post's place in its thread, null outside one. */
+export interface ThreadColumns {
+  threadRootId: ThreadPartRow['rootId'] | null
+  threadPosition: ThreadPartRow['position'] | null
+  threadSize: ThreadPartRow['size'] | null
+}

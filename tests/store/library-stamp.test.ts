@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src-main/store/index.ts'
-import { dataStamp, libraryStamp } from '../../src-main/store/queries/statements.ts'
 import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
-import { sqliteOf } from '../../src-main/store/db.ts'
+import { dataStamp, libraryStamp, sqliteOf } from '../../src-main/store/db.ts'
 
 const values = (postId: string): BookmarkValues => ({
   postId, text: `post ${postId}`, authorHandle: 'a', authorName: 'A', postCreatedAt: 1, source: 'bookmark', lang: null,

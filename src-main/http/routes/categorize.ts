@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
-import { streamSSE } from 'hono/streaming'
 import { SSE_HEARTBEAT_MS, zRetryPipelineBody, zStartPipelineBody, type PipelineEvent } from '../../../src-shared/schemas/pipeline.ts'
 import { z } from 'zod'
 import type { Pipeline } from '../../pipeline/index.ts'
 import type { AppEnv } from '../app-env.ts'
 import { allow } from '../middleware/allow.ts'
+import { streamEvents } from '../sse.ts'
 import { jsonBody } from '../validate.ts'
 
 const zCancelBody = z.object({ jobId: z.string().optional() }).strict()
@@ -24,40 +24,7 @@ export const categorizeRoutes = ({ pipeline, heartbeatMs = SSE_HEARTBEAT_MS }: {
       if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
         return c.json({ job: pipeline.current(), next: pipeline.waiting() })
       }
-      c.header('cache-control', 'no-cache, no-transform')
-      c.header('x-accel-buffering', 'no')
-      return streamSSE(c, async (stream) => {
-        const queue: PipelineEvent[] = []
-        let wake: (() => void) | null = null
-        const { initial, live, stop } = pipeline.watch((ev) => {
-          queue.push(ev)
-          wake?.()
-        })
-        let closed = false
-        stream.onAbort(() => {
-          closed = true
-          wake?.()
-        })
-        try {
-          await stream.writeSSE({ data: JSON.stringify(initial) })
-          if (!live) return
-          while (!closed) {
-            if (queue.length === 0) {
-              const timer = setTimeout(() => wake?.(), heartbeatMs)
-              await new Promise<void>((r) => (wake = r))
-              clearTimeout(timer)
-              wake = null
-              if (queue.length === 0 && !closed) await stream.write(': heartbeat\n\n')
-              continue
-            }
-            const ev = queue.shift()!
-            await stream.writeSSE({ data: JSON.stringify(ev) })
-            if (ev.stage === 'complete') break
-          }
-        } finally {
-          stop()
-        }
-      })
+      return streamEvents(c, (onEvent: (ev: PipelineEvent) => void) => pipeline.watch(onEvent), { heartbeatMs, isLast: (ev) => ev.stage === 'complete' })
     })
     .post('/cancel', allow('pipeline:run'), async (c) => {
       const { jobId } = await jsonBody(c, zCancelBody)

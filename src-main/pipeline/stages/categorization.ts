@@ -4,12 +4,12 @@ import type { EngineConfig } from '../../ai/index.ts'
 import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
 import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
-  categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, markJobItems, relatedKeysPage,
-  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, transaction, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
+  categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
+  replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
 } from '../../store/faces/pipeline.ts'
 import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
-import { threadSuggestions } from './thread-categories.ts'
+import { threadSuggestions, type Suggestion } from './thread-categories.ts'
 
 const MAX_CATEGORIES = 3
 const RELATED = 5
@@ -43,22 +43,16 @@ export const categorization: Stage = {
     const ready = loadPipelinePosts(ctx.db, ids).filter((p) => knowledge.has(p.id))
     const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
     // Both go out at once: each worker answers its share of one, then of the other.
-    const [suggested, related, threads] = await Promise.all([
-      suggestCategories(ready, ctx, { knowledge, vectors }), ctx.runner.related(ready.map((p) => p.id), RELATED), threadSuggestions(ready.map((p) => p.id), ctx),
+    const [{ suggested, placed }, related] = await Promise.all([
+      suggestWithThreads(ready.map((p) => p.id), ready, ctx, { knowledge, vectors }), ctx.runner.related(ready.map((p) => p.id), RELATED),
     ])
-    // A thread's parts take the thread's categories, those analysed earlier too (they agree).
-    for (const [id, picks] of threads) suggested.set(id, picks)
-    const placed = [...new Set([...ready.map((p) => p.id), ...threads.keys()])]
     // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
     const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
     if (ctx.signal.aborted) return
-    await ctx.writable()
-    const now = ctx.now()
-    transaction(ctx.db, () => {
-      replacePipelineCategories(ctx.db, withinLocks(ctx.db, placed, suggested), now)
+    await ctx.commit(ids, this.index, () => {
+      replacePipelineCategories(ctx.db, withinLocks(ctx.db, placed, suggested), ctx.now())
       setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
       replaceMeaningPairs(ctx.db, ready.map((p) => p.id), sameMeaning)
-      markJobItems(ctx.db, ctx.jobId, ids, 4)
     })
     for (const id of ids) ctx.remoteCategories.delete(id)
   },
@@ -82,8 +76,20 @@ export async function categoryConfig(ctx: Pick<RunContext, 'db' | 'categories' |
   return { categories, examples: encoded.examples, categoryVectors: encoded.vectors }
 }
 
+/**
+ * Suggestions for `posts` (`ids`), a thread's parts taking the thread's categories as a whole, those
+ * analysed earlier too (they agree); `placed` are the posts whose categories are replaced with them.
+ */
+export async function suggestWithThreads(ids: number[], posts: PipelinePost[], ctx: CategoryContext & Pick<RunContext, 'remoteCategories'>, read: SuggestRead = {}): Promise<{ suggested: Map<number, Suggestion[]>; placed: number[] }> {
+  const [suggested, threads] = await Promise.all([suggestCategories(posts, ctx, read), threadSuggestions(ids, ctx)])
+  for (const [id, picks] of threads) suggested.set(id, picks)
+  return { suggested, placed: [...new Set([...ids, ...threads.keys()])] }
+}
+
+type SuggestRead = { knowledge?: Map<number, KnowledgeRecord>; vectors?: Map<number, Float32Array> }
+
 /** Categories for analysed posts: a remote provider's when it gave them, else the local categoriser's (by meaning). */
-export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext, read: { knowledge?: Map<number, KnowledgeRecord>; vectors?: Map<number, Float32Array> } = {}): Promise<Map<number, Suggestion[]>> {
+export async function suggestCategories(posts: PipelinePost[], ctx: CategoryContext, read: SuggestRead = {}): Promise<Map<number, Suggestion[]>> {
   const ids = posts.map((p) => p.id)
   const knowledge = read.knowledge ?? knowledgeOf(ctx.db, ids)
   const vectors = read.vectors ?? embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ids)
@@ -102,7 +108,6 @@ export async function suggestCategories(posts: PipelinePost[], ctx: CategoryCont
   return suggested
 }
 
-type Suggestion = { categoryId: number; confidence: number }
 
 const knowledgeOf = (db: Db, ids: readonly number[]) => new Map(knowledgeForBookmarks(db, ids).map((k) => [k.bookmarkId, k]))
 

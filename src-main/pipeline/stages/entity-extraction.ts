@@ -1,4 +1,4 @@
-import { loadPipelinePosts, markJobItems, transaction } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts } from '../../store/faces/pipeline.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import { toEnginePost, type Stage } from '../context.ts'
 
@@ -15,8 +15,7 @@ export const entityExtraction: Stage<Array<{ id: number; entities: Entities }>> 
   async run(ids, ctx, analysed) {
     const out = await (analysed ?? this.analyse!(ids, ctx))
     for (const r of out) ctx.entities.set(r.id, { entities: r.entities })
-    await ctx.writable()
-    transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, 1))
+    await ctx.commit(ids, this.index)
   },
   // Stage 1's language models (compromise, wink-nlp) are not needed again: the workers let them go.
   async finish(ctx) {

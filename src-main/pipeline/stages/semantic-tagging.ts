@@ -1,7 +1,7 @@
 import type { AnalyzeInput, PostAnalysis, SemanticResult } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
-import { loadPipelinePosts, markJobItems, transaction, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/faces/pipeline.ts'
 import { imageTextOf, toEnginePost, type RunContext, type Stage } from '../context.ts'
 
 /**
@@ -40,29 +40,28 @@ export const semanticTagging: Stage<Analysis> = {
   async run(ids, ctx, analysed) {
     const { posts, ents, byId, remote, tagsById, vectors } = await (analysed ?? this.analyse!(ids, ctx))
     if (ctx.signal.aborted) return
-    await ctx.writable()
-    const now = ctx.now()
-    const rows = posts.flatMap((p) => {
-      const l = byId.get(p.id)
-      if (!l) return []
-      const r = remote.get(p.id)
-      const entities = ents.get(p.id) ?? null
-      return [{
-        bookmarkId: p.id,
-        summary: r?.summary ?? l.summary,
-        action: r?.action ?? l.action,
-        sentiment: r?.sentiment ?? l.sentiment,
-        confidence: r?.confidence ?? l.sentimentConfidence,
-        ossReport: l.ossReport,
-        entities,
-        kind: entities?.kind ?? null,
-        provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
-        contentHash: p.contentHash,
-        analyzedAt: now,
-        tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
-      }]
-    })
-    transaction(ctx.db, () => {
+    await ctx.commit(ids, this.index, () => {
+      const now = ctx.now()
+      const rows = posts.flatMap((p) => {
+        const l = byId.get(p.id)
+        if (!l) return []
+        const r = remote.get(p.id)
+        const entities = ents.get(p.id) ?? null
+        return [{
+          bookmarkId: p.id,
+          summary: r?.summary ?? l.summary,
+          action: r?.action ?? l.action,
+          sentiment: r?.sentiment ?? l.sentiment,
+          confidence: r?.confidence ?? l.sentimentConfidence,
+          ossReport: l.ossReport,
+          entities,
+          kind: entities?.kind ?? null,
+          provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
+          contentHash: p.contentHash,
+          analyzedAt: now,
+          tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
+        }]
+      })
       writeKnowledge(ctx.db, rows)
       for (const p of posts) {
         const l = byId.get(p.id)
@@ -71,7 +70,6 @@ export const semanticTagging: Stage<Analysis> = {
         const v = vectors?.get(p.id)
         if (v) writeEmbedding(ctx.db, { bookmarkId: p.id, model: v.model, vector: v.vector, contentHash: p.contentHash })
       }
-      markJobItems(ctx.db, ctx.jobId, ids, 3)
     })
     for (const id of ids) ctx.entities.delete(id)
   },

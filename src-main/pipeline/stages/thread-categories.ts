@@ -5,7 +5,7 @@ import {
 } from '../../store/faces/pipeline.ts'
 import { toEnginePost, type RunContext } from '../context.ts'
 
-type Suggestion = { categoryId: number; confidence: number }
+export type Suggestion = { categoryId: number; confidence: number }
 
 /** The analysed parts of each thread that `ids` touch, in reading order, by root id. */
 function analysedThreads(db: Db, ids: readonly number[]): Map<number, number[]> {

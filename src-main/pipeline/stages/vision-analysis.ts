@@ -1,4 +1,4 @@
-import { loadPipelinePosts, markJobItems, transaction, writeMediaAnalysis, type MediaAnalysisWrite, type PipelineMedia } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts, writeMediaAnalysis, type MediaAnalysisWrite, type PipelineMedia } from '../../store/faces/pipeline.ts'
 import type { RunContext, Stage } from '../context.ts'
 
 const FETCH_CONCURRENCY = 4
@@ -25,11 +25,8 @@ export const visionAnalysis: Stage = {
       }
     }
     await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, work.length) }, worker))
-    await ctx.writable()
-    if (ctx.signal.aborted) return
-    transaction(ctx.db, () => {
+    await ctx.commit(ids, this.index, () => {
       for (const w of writes) writeMediaAnalysis(ctx.db, w)
-      markJobItems(ctx.db, ctx.jobId, ids, 2)
     })
   },
 }

@@ -3,7 +3,7 @@
  * import, export, stats and mind map read and write them. Every function takes the opaque `Db` that openDatabase
  * returns; nothing else of the store is library's to call.
  */
-export { inTransaction, isOpen, transaction, type Db } from '../db.ts'
+export { inTransaction, isOpen, libraryStamp, transaction, type Db } from '../db.ts'
 export type { BookmarkFilter, PostHas } from '../queries/bookmark-filter.ts'
 export {
   countAnalyzed, knowledgeFor, knowledgeForBookmarks, relatedIdsFor, upsertKnowledge, type KnowledgeRecord,
@@ -42,7 +42,6 @@ export {
   queueNewPostsForKeys, type PostKeyKind,
 } from '../queries/post-keys.ts'
 export { getSetting, putSetting } from '../queries/settings.ts'
-export { libraryStamp } from '../queries/statements.ts'
 export { ensureTag, tagBookmark, tagsForBookmarks } from '../queries/tags.ts'
 export { searchTextMatchIds } from '../queries/text-match.ts'
 export { threadRecordsMatching } from '../queries/threads.ts'

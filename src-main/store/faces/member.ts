@@ -2,7 +2,7 @@
  * The store as src-main/member/ sees it: one member's state (read, starred, hidden), reviews and the digest.
  * Every function takes the opaque `Db` that openDatabase returns; nothing else of the store is member's to call.
  */
-export { transaction, type Db } from '../db.ts'
+export { libraryStamp, transaction, type Db } from '../db.ts'
 export { bookmarkExists } from '../queries/bookmarks.ts'
 export { categoriesForBookmarks, listCategories } from '../queries/categories.ts'
 export {
@@ -13,4 +13,3 @@ export { memberStateVersion, putStates, stateOf, statesFor } from '../queries/me
 export {
   answersOn, bookmarkIdRange, dueForReview, putReview, reviewDayList, reviewScheduleOf, starredUnreviewed, unreviewedFrom,
 } from '../queries/review.ts'
-export { libraryStamp } from '../queries/statements.ts'

@@ -3,7 +3,7 @@
  * filters and result rows. Every function takes the opaque `Db` that openDatabase returns; nothing else of the
  * store is search's to call.
  */
-export { isOpen, transaction, type Db } from '../db.ts'
+export { dataStamp, isOpen, transaction, type Db } from '../db.ts'
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, searchDocuments, searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
@@ -11,5 +11,4 @@ export {
   searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, searchUpsertEmbedding, searchVocabulary,
   type SearchDocument, type SearchFilter, type SearchStoredEmbedding,
 } from '../queries/search.ts'
-export { dataStamp } from '../queries/statements.ts'
 export { searchQueuedMatching } from '../queries/text-match.ts'

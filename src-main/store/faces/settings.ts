@@ -4,4 +4,4 @@
  * call.
  */
 export type { Db } from '../db.ts'
-export { readAiSettings, writeAiSettings, type StoredAiSettings } from '../queries/settings-ai.ts'
+export { readAiSettings, writeAiSettings, type StoredAiSettings } from '../queries/settings.ts'

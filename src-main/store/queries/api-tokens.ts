@@ -1,7 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
-import { connection, type Db } from '../db.ts'
+import { connection, stmt, type Db } from '../db.ts'
 import { apiTokens } from '../schema.ts'
-import { stmt } from './statements.ts'
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect
 export type NewApiToken = Pick<typeof apiTokens.$inferInsert, 'userId' | 'name' | 'tokenHash' | 'hint' | 'readOnly' | 'createdAt'>

@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { KnowledgeRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { KnowledgeRow } from '../schema.ts'
 
 /** The knowledge row as the library reads it (JSON columns as text). */
 export type KnowledgeRecord = KnowledgeRow

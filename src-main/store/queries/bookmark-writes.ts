@@ -1,8 +1,7 @@
-import { sqliteOf, type Db } from '../db.ts'
+import { sqliteOf, stmt, type Db } from '../db.ts'
+import type { BookmarkRow } from '../schema.ts'
 import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
-import type { BookmarkRow } from '../rows.ts'
 import { maintainInBackground } from '../maintenance.ts'
-import { stmt } from './statements.ts'
 
 /** What the library writes for one post (JSON columns already serialised). */
 export type BookmarkValues = Omit<BookmarkRow, 'id' | 'importedAt' | 'updatedAt' | 'langChecked'> & {

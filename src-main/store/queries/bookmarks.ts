@@ -1,8 +1,7 @@
-import { sqliteOf, type Db } from '../db.ts'
+import { idList, libraryStamp, sqliteOf, stmt, type Db } from '../db.ts'
+import type { BookmarkRow, ThreadColumns } from '../schema.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
-import { idList, libraryStamp, stmt } from './statements.ts'
-import type { BookmarkRow, ThreadColumns } from '../rows.ts'
 
 export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 

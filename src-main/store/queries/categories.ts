@@ -1,7 +1,5 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { bookmarkCategories } from '../schema.ts'
-import type { CategoryRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { bookmarkCategories, CategoryRow } from '../schema.ts'
 
 export type CategoryRecord = Omit<CategoryRow, 'createdAt'> & { bookmarkCount: number }
 

@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { BookmarkRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { BookmarkRow } from '../schema.ts'
 
 /** [from, to) in epoch ms; `created_at` is when a post was saved (imported). */
 export interface TimeWindow {

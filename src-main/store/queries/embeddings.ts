@@ -1,5 +1,4 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
+import { idList, stmt, type Db } from '../db.ts'
 
 /** Sentence vectors are stored little-endian; float32 unless `encoding` says int8. */
 export function writeEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {

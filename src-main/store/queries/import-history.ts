@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
-import { stmt } from './statements.ts'
-import type { ImportHistoryRow } from '../rows.ts'
+import { stmt, type Db } from '../db.ts'
+import type { ImportHistoryRow } from '../schema.ts'
 
 /** An import as the history lists it, with who ran it. */
 export type ImportHistoryRecord = ImportHistoryRow & { userName: string | null; userEmail: string | null }

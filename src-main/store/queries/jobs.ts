@@ -1,6 +1,5 @@
-import { transaction, type Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { JobErrorRow, JobRow } from '../rows.ts'
+import { idList, stmt, transaction, type Db } from '../db.ts'
+import type { JobErrorRow, JobRow } from '../schema.ts'
 
 /** A job as the pipeline reads it (`bookmarkIds` parsed). */
 export type JobRecord = Omit<JobRow, 'bookmarkIds'> & { bookmarkIds: number[] | null }

@@ -1,7 +1,5 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { knowledge } from '../schema.ts'
-import type { BookmarkRow, CategoryRow, KnowledgeRow, MediaRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { BookmarkRow, CategoryRow, knowledge, KnowledgeRow, MediaRow } from '../schema.ts'
 
 /** What the pipeline reads about one post (JSON columns parsed). */
 export type PipelinePost = Pick<BookmarkRow, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'lang' | 'inReplyToPostId' | 'contentHash'> & {

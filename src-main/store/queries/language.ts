@@ -1,6 +1,5 @@
-import { sqliteOf, transaction, type Db } from '../db.ts'
-import { libraryStamp, stmt } from './statements.ts'
-import type { BookmarkRow } from '../rows.ts'
+import { libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
+import type { BookmarkRow } from '../schema.ts'
 
 /**
  * Posts whose language was never decided (stored before migration 0009 with no usable code), lowest

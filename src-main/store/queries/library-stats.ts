@@ -1,5 +1,4 @@
-import type { Db } from '../db.ts'
-import { stmt } from './statements.ts'
+import { stmt, type Db } from '../db.ts'
 
 export const countBookmarksAll = (db: Db): number => stmt(db, 'SELECT count(*) FROM bookmarks').pluck().get() as number
 

@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { MediaRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { MediaRow } from '../schema.ts'
 
 /** A media row as the library reads it (what the pipeline learnt about it is read apart: mediaAnalysisFor). */
 export type MediaRecord = Omit<MediaRow, 'ocrText' | 'visualTags' | 'description' | 'fetchedAt' | 'fetchError'>

@@ -1,6 +1,5 @@
-import { sqliteOf, type Db } from '../db.ts'
+import { idList, libraryStamp, sqliteOf, stmt, type Db } from '../db.ts'
 import type { memberState } from '../schema.ts'
-import { idList, libraryStamp, stmt } from './statements.ts'
 
 export type MemberStateRow = typeof memberState.$inferSelect
 export type StateFlag = 'read' | 'starred' | 'hidden'

@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
+import { idList, stmt, type Db } from '../db.ts'
 import type { mergedPosts } from '../schema.ts'
-import { idList, stmt } from './statements.ts'
 
 export type MergedPostRecord = typeof mergedPosts.$inferSelect
 export type NewMergedPost = Omit<typeof mergedPosts.$inferInsert, 'id'>

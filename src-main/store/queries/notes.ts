@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
-import type { NoteRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { NoteRow } from '../schema.ts'
 
 export const noteFor = (db: Db, bookmarkId: number, userId: number): string | null =>
   (stmt(db, 'SELECT text FROM notes WHERE bookmark_id = ? AND user_id = ?').pluck().get(bookmarkId, userId) as string | undefined) ?? null

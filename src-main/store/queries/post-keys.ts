@@ -1,7 +1,5 @@
-import type { Db } from '../db.ts'
-import type { postKeys } from '../schema.ts'
-import { idList, stmt } from './statements.ts'
-import type { BookmarkRow } from '../rows.ts'
+import { idList, stmt, type Db } from '../db.ts'
+import type { BookmarkRow, postKeys } from '../schema.ts'
 
 export type PostKeyKind = (typeof postKeys.$inferSelect)['kind']
 export type PostKeyRow = typeof postKeys.$inferSelect

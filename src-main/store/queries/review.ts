@@ -1,6 +1,5 @@
-import type { Db } from '../db.ts'
+import { stmt, type Db } from '../db.ts'
 import type { memberState, reviewDays } from '../schema.ts'
-import { stmt } from './statements.ts'
 
 export type ReviewDayRow = typeof reviewDays.$inferSelect
 export type ReviewSchedule = Pick<typeof memberState.$inferSelect, 'reviewDue' | 'reviewInterval' | 'reviewedAt'>

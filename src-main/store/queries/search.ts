@@ -1,8 +1,7 @@
-import { sqliteOf, transaction, type Db } from '../db.ts'
-import { idList, libraryStamp, stmt } from './statements.ts'
+import { idList, libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
+import type { CategoryRow, EmbeddingRow, MediaRow } from '../schema.ts'
 import type { BookmarkRecord } from './bookmarks.ts'
 import { filterClauses } from './bookmark-filter.ts'
-import type { EmbeddingRow, MediaRow, CategoryRow } from '../rows.ts'
 
 /**
  * Queries behind src-main/search. The FTS5 table `search_fts` (drizzle/0001_search_fts5.sql) is kept

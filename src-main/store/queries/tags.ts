@@ -1,5 +1,4 @@
-import type { Db } from '../db.ts'
-import { idList, stmt } from './statements.ts'
+import { idList, stmt, type Db } from '../db.ts'
 
 /** Tag names per bookmark for the given ids. */
 export const tagsForBookmarks = (db: Db, ids: readonly number[]): { bookmarkId: number; tagId: number; name: string }[] =>

@@ -1,5 +1,4 @@
-import { sqliteOf, type Db } from '../db.ts'
-import { dataStamp, stmt } from './statements.ts'
+import { dataStamp, sqliteOf, stmt, type Db } from '../db.ts'
 
 /**
  * A `q` word filter (GET /api/bookmarks?q=, the export's filter): every word must occur in the post's

@@ -1,8 +1,7 @@
-import type { Db } from '../db.ts'
+import { idList, stmt, type Db } from '../db.ts'
 import type { bookmarks, threadParts as threadPartsTable } from '../schema.ts'
 import { filterSql, type BookmarkFilter } from './bookmark-filter.ts'
 import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
-import { idList, stmt } from './statements.ts'
 
 type Row = typeof bookmarks.$inferSelect
 type Part = typeof threadPartsTable.$inferSelect

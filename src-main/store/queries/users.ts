@@ -1,7 +1,6 @@
 import { count, eq } from 'drizzle-orm'
-import { connection, type Db } from '../db.ts'
+import { connection, stmt, type Db } from '../db.ts'
 import { users } from '../schema.ts'
-import { stmt } from './statements.ts'
 
 export type UserRow = typeof users.$inferSelect
 export type Role = UserRow['role']
