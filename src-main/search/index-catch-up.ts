@@ -1,11 +1,13 @@
-import { isOpen, searchBacklog, searchFtsQueueSize, searchIndexQueued, type Db } from '../store/faces/search.ts'
+import { isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/faces/search.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**
  * Keeps the word index (search_fts) and the vector index current with new and changed posts, in
  * short slices on the HTTP thread between requests. While requests are being answered the slices
  * take a quarter of the thread at most; a query never waits for more than one batch of catching up
- * (it answers from what is indexed, plus a lexical pass over posts not yet in the word index).
+ * (it answers from what is indexed, plus a lexical pass over posts not yet in the word index). A
+ * backlog of words longer than BACKGROUND_FROM (an import) is indexed on the database's maintenance
+ * thread instead: every search pays a pass over what is not indexed yet, so that pass must end soon.
  */
 export interface IndexCatchUp {
   /** Before a query: a backlog of one batch or less is caught up now; a longer one is left to the slices. */
@@ -26,6 +28,8 @@ const IDLE_PAUSE_MS = 1
 /** Event-loop utilisation (0-1) between slices above which the thread counts as answering requests. */
 const BUSY_UTILISATION = 0.05
 const RETRY_MS = 1000
+/** A word backlog at least this long goes to the maintenance thread. */
+export const BACKGROUND_FROM = 1000
 
 export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void } }): IndexCatchUp {
   let timer: NodeJS.Timeout | null = null
@@ -39,12 +43,25 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
     return 0
   }
 
+  let background: 'idle' | 'running' | 'unavailable' = 'idle'
+  /** Whether the words are being indexed on the maintenance thread (started here when the backlog is long). */
+  const wordsInBackground = (): boolean => {
+    if (background !== 'idle') return background === 'running'
+    if (searchBacklog(db, BACKGROUND_FROM).words < BACKGROUND_FROM) return false
+    const started = searchIndexInBackground(db, () => {
+      background = 'idle'
+      kick()
+    })
+    background = started ? 'running' : 'unavailable'
+    return started
+  }
+
   const slice = () => {
     timer = null
     if (closed || !isOpen(db)) return
     const busy = performance.eventLoopUtilization(since).utilization > BUSY_UTILISATION
     try {
-      const more = indexQueued(SLICE_MS) > 0 || semantic.catchUp(SLICE_MS) > 0
+      const more = (!wordsInBackground() && indexQueued(SLICE_MS) > 0) || semantic.catchUp(SLICE_MS) > 0
       failing = false
       since = performance.eventLoopUtilization()
       if (more) kick(busy ? BUSY_PAUSE_MS : IDLE_PAUSE_MS)

@@ -7,8 +7,13 @@ import type Database from 'better-sqlite3'
  * WAL into the database file takes up to most of a second after a large import, which on the
  * connection's own thread held up every request. A PASSIVE checkpoint never blocks writers (nor
  * waits for them). Best effort: a task that fails is dropped; the next commit checkpoints anyway.
+ * `index-words` empties search_fts_queue in short transactions with the SQL it is given (one batch
+ * holds the write lock for a few ms, so other writers wait no longer than that).
  */
-export type MaintenanceTask = 'checkpoint'
+export type MaintenanceTask = 'checkpoint' | { task: 'index-words'; sql: { pick: string; steps: readonly string[] } }
+
+/** Posts per transaction of the word index's catch-up: a few ms of holding the write lock. */
+const INDEX_WORDS_BATCH = 128
 
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -20,27 +25,50 @@ parentPort.on('message', (task) => {
     db.pragma('busy_timeout = 1000')
     if (task === 'checkpoint') db.pragma('wal_checkpoint(PASSIVE)')
     else if (task === 'close') { db.close(); db = null; process.exit(0) }
+    else if (task.task === 'index-words') indexWords(task.sql)
   } catch {
     // best effort
   }
+  if (task.task) parentPort.postMessage('index-words')
 })
+function indexWords(sql) {
+  const pick = db.prepare(sql.pick).pluck()
+  const steps = sql.steps.map((s) => db.prepare(s))
+  const batch = db.transaction((list) => { for (const s of steps) s.run(list) })
+  for (;;) {
+    const ids = pick.all(workerData.batch)
+    if (ids.length === 0) return
+    batch(JSON.stringify(ids))
+  }
+}
 `
 
-const workers = new WeakMap<Database.Database, { worker: Worker; file: string }>()
+type Entry = { worker: Worker; file: string; indexed: Array<() => void> }
+const workers = new WeakMap<Database.Database, Entry>()
 
-/** Runs a housekeeping task for this database on its maintenance thread (started on first use). */
-export function maintainInBackground(client: Database.Database, task: MaintenanceTask): void {
+/**
+ * Runs a housekeeping task for this database on its maintenance thread (started on first use);
+ * `onDone` is called when an index task has ended, whether it emptied the queue or failed. False
+ * when the database has no such thread (in memory).
+ */
+export function maintainInBackground(client: Database.Database, task: MaintenanceTask, onDone?: () => void): boolean {
   const file = client.name
-  if (!client.open || file === ':memory:' || !file) return
+  if (!client.open || file === ':memory:' || !file) return false
   let entry = workers.get(client)
   if (!entry) {
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
+    const worker = new Worker(SCRIPT, { eval: true, workerData: { file, batch: INDEX_WORDS_BATCH, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
     worker.unref()
-    worker.on('error', () => workers.delete(client))
-    entry = { worker, file }
+    const made: Entry = { worker, file, indexed: [] }
+    const settle = () => made.indexed.splice(0).forEach((f) => f())
+    worker.on('message', () => made.indexed.shift()?.())
+    worker.on('error', () => (workers.delete(client), settle()))
+    worker.on('exit', settle)
+    entry = made
     workers.set(client, entry)
   }
+  if (onDone) entry.indexed.push(onDone)
   entry.worker.postMessage(task)
+  return true
 }
 
 /** Stops the maintenance thread of a database being closed (it closes its connection first). */

@@ -1,4 +1,5 @@
 import { idList, libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
+import { maintainInBackground } from '../maintenance.ts'
 import type { CategoryRow, EmbeddingRow, MediaRow } from '../schema.ts'
 import type { BookmarkRecord } from './bookmarks.ts'
 import { filterClauses } from './bookmark-filter.ts'
@@ -74,19 +75,35 @@ export const searchMatchCount = (db: Db, match: string, upTo: number): number =>
   stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)').pluck().get(match, upTo) as number
 
 /** Indexes up to `limit` queued new posts; returns how many were indexed. */
+/** Moves up to `?` posts from search_fts_queue into the word index, one transaction (also run by the maintenance thread). */
+export const INDEX_WORDS_SQL = {
+  pick: 'SELECT bookmark_id FROM search_fts_queue LIMIT ?',
+  steps: [
+    'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))',
+    `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
+      SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
+      WHERE id IN (SELECT value FROM json_each(?))`,
+    'DELETE FROM search_fts_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))',
+  ],
+} as const
+
 export function searchIndexQueued(db: Db, limit: number): number {
-  const ids = stmt(db, 'SELECT bookmark_id FROM search_fts_queue LIMIT ?').pluck().all(limit) as number[]
+  const ids = stmt(db, INDEX_WORDS_SQL.pick).pluck().all(limit) as number[]
   if (ids.length === 0) return 0
   const list = idList(ids)
   transaction(db, () => {
-    stmt(db, 'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(list)
-    stmt(db, `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
-      SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
-      WHERE id IN (SELECT value FROM json_each(?))`).run(list)
-    stmt(db, 'DELETE FROM search_fts_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(list)
+    for (const sql of INDEX_WORDS_SQL.steps) stmt(db, sql).run(list)
   })
   return ids.length
 }
+
+/**
+ * Empties search_fts_queue on the database's maintenance thread (its own connection and core), so a
+ * large import's posts are searchable by word in seconds without taking the HTTP thread. False where
+ * there is no such thread (an in-memory database): the caller indexes in slices itself.
+ */
+export const searchIndexInBackground = (db: Db, onDone: () => void): boolean =>
+  maintainInBackground(sqliteOf(db), { task: 'index-words', sql: INDEX_WORDS_SQL }, onDone)
 
 export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
