@@ -11,6 +11,6 @@ export { createTagMerger, tagEvidence, shouldMerge, MERGE_COSINE, type TagMerger
 export { summarize, gistSentences, wantsGist, ownWords, MAX_SUMMARY, SHORT_POST, LONG_POST, type SummarizeOptions } from './summarize.ts'
 export { classifyAction, actionScores, actionPrototypes, ACTION_DESCRIPTIONS, ARCHIVE_BASE, type Action, type ActionDeps, type ActionPrototypes } from './action.ts'
 export { createCategorizer, encodeCategories, categoryPhrasings, categoryItems, postText, type Categorizer, type CategorizerOptions, type CategoryVectors, type CategoryDef, type CategoryExample, type CategoryScore } from './categorizer.ts'
-export { loadSentenceEncoder, encoderInput, ENCODER_MODEL, ENCODER_DIM, type SentenceEncoder } from './sentence-encoder.ts'
+export { loadSentenceEncoder, encodeTexts, encoderInput, ENCODER_MODEL, ENCODER_DIM, type SentenceEncoder } from './sentence-encoder.ts'
 export { createOcr, type Ocr, type OcrResult } from './ocr.ts'
 export { visualTags, imageStats, makeThumbnail, VISUAL_TAGS, type VisualTag, type VisualInput, type ImageStats, type ThumbnailOptions } from './visual.ts'

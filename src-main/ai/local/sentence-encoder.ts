@@ -39,6 +39,10 @@ export function loadSentenceEncoder(): Promise<SentenceEncoder> {
   }))
 }
 
+/** Vectors of any texts with this thread's encoder (none asked, none loaded). */
+export const encodeTexts = async (texts: readonly string[]): Promise<Float32Array[]> =>
+  texts.length ? (await loadSentenceEncoder()).encode(texts) : []
+
 /** ONNX Runtime where it has a binary for this platform, else TF.js: the same model and weights, the same vectors. */
 async function load(): Promise<SentenceEncoder> {
   const ort = onnxRuntime()

@@ -1,7 +1,7 @@
 import type { PostMedia, PostUrl } from '../../../src-shared/schemas/posts.ts'
 import {
   actionPrototypes, classifyAction, classifySentiment, createCategorizer, createTagMerger, createTagVocabulary, ENCODER_MODEL, encodeCategories, extractEntities, gistSentences, loadGazetteer,
-  loadSentenceEncoder, normalize, readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type TagVocabulary,
+  encodeTexts, loadSentenceEncoder, normalize, readText, suggestTags, summarize, type Categorizer, type CategoryDef, type CategoryExample, type CategoryVectors, type Entities, type TagVocabulary,
 } from '../local/index.ts'
 import { decodeEntities } from '../local/text.ts'
 import { buildClusteredIndex, openClusteredIndex, type ClusteredIndex, type ClusteredIndexInput, type SharedClusteredIndex } from '../../vectors/index.ts'
@@ -137,7 +137,7 @@ export function createEngine(config: EngineConfig): EngineState & {
     return createCategorizer({ categories: defs, ...(await encodeCategories(defs, examples, (t) => encoder.encode(t))) })
   }
   const currentCategorizer = () => (categorizer ??= build())
-  const encode = async (texts: string[]) => (texts.length ? (await loadSentenceEncoder()).encode(texts) : [])
+  const encode = encodeTexts
   const merger = createTagMerger(state.vocab, encode)
   return {
     get vocab() { return state.vocab },
