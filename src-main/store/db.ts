@@ -46,8 +46,12 @@ export const isOpen = (db: Db): boolean => sqliteOf(db).open
 /** A write transaction is open on the connection (an import holds one across awaits). */
 export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
 
-/** Runs `fn` in one SQLite transaction (all or nothing). */
-export const transaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn)()
+/**
+ * Runs `fn` in one SQLite transaction (all or nothing). IMMEDIATE: it takes the write lock at BEGIN,
+ * waiting its busy time-out for it, since the maintenance thread also writes (the word index): a
+ * deferred one that read first would fail at once with SQLITE_BUSY if that thread committed meanwhile.
+ */
+export const transaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).immediate()
 
 function applyPragmas(client: Database.Database): void {
   client.pragma('journal_mode = WAL')

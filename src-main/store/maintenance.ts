@@ -7,38 +7,49 @@ import type Database from 'better-sqlite3'
  * WAL into the database file takes up to most of a second after a large import, which on the
  * connection's own thread held up every request. A PASSIVE checkpoint never blocks writers (nor
  * waits for them). Best effort: a task that fails is dropped; the next commit checkpoints anyway.
- * `index-words` empties search_fts_queue in short transactions with the SQL it is given (one batch
- * holds the write lock for a few ms, so other writers wait no longer than that).
+ * `index-words` empties search_fts_queue in short transactions with the SQL it is given, pausing
+ * between them so other writers are not kept waiting.
  */
 export type MaintenanceTask = 'checkpoint' | { task: 'index-words'; sql: { pick: string; steps: readonly string[] } }
 
-/** Posts per transaction of the word index's catch-up: a few ms of holding the write lock. */
-const INDEX_WORDS_BATCH = 128
+/**
+ * Posts per transaction of the word index's catch-up (a few ms of holding the write lock), and the
+ * pause after each: without it the pipeline's writes waited past their busy time-out and were retried.
+ */
+const INDEX_WORDS_BATCH = 64
+const INDEX_WORDS_PAUSE_MS = 8
 
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 let db = null
+let work = Promise.resolve()
+let closing = false
 parentPort.on('message', (task) => {
-  try {
-    db ??= new Database(workerData.file, { fileMustExist: true })
-    db.pragma('busy_timeout = 1000')
-    if (task === 'checkpoint') db.pragma('wal_checkpoint(PASSIVE)')
-    else if (task === 'close') { db.close(); db = null; process.exit(0) }
-    else if (task.task === 'index-words') indexWords(task.sql)
-  } catch {
-    // best effort
-  }
-  if (task.task) parentPort.postMessage('index-words')
+  if (task === 'close') closing = true
+  work = work.then(async () => {
+    try {
+      db ??= new Database(workerData.file, { fileMustExist: true })
+      db.pragma('busy_timeout = 1000')
+      if (task === 'checkpoint') db.pragma('wal_checkpoint(PASSIVE)')
+      else if (task === 'close') { db.close(); db = null; process.exit(0) }
+      else if (task.task === 'index-words') await indexWords(task.sql)
+    } catch {
+      // best effort
+    }
+    if (task.task) parentPort.postMessage('index-words')
+  })
 })
-function indexWords(sql) {
+async function indexWords(sql) {
   const pick = db.prepare(sql.pick).pluck()
   const steps = sql.steps.map((s) => db.prepare(s))
   const batch = db.transaction((list) => { for (const s of steps) s.run(list) })
   for (;;) {
-    const ids = pick.all(workerData.batch)
+    const ids = closing ? [] : pick.all(workerData.batch)
     if (ids.length === 0) return
-    batch(JSON.stringify(ids))
+    batch.immediate(JSON.stringify(ids))
+    // A pause between batches, so the app's own writes (an import, the pipeline) get the lock.
+    await new Promise((r) => setTimeout(r, workerData.pauseMs))
   }
 }
 `
@@ -56,7 +67,7 @@ export function maintainInBackground(client: Database.Database, task: Maintenanc
   if (!client.open || file === ':memory:' || !file) return false
   let entry = workers.get(client)
   if (!entry) {
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { file, batch: INDEX_WORDS_BATCH, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
+    const worker = new Worker(SCRIPT, { eval: true, workerData: { file, batch: INDEX_WORDS_BATCH, pauseMs: INDEX_WORDS_PAUSE_MS, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
     worker.unref()
     const made: Entry = { worker, file, indexed: [] }
     const settle = () => made.indexed.splice(0).forEach((f) => f())
