@@ -40,11 +40,9 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
 
 /**
  * A worker holds ~50 MB after a full collection at 100,000 posts; uncapped, V8 let each grow to ~200 MB
- * between collections (bench/pipeline.ts: 880-1,010 MB peak for the process, 780-900 with a 256 MB cap).
- * At 256 the two entity workers still grew by ~140 MB of garbage at 100,000 posts (the server's peak);
- * 160 is three times what a worker keeps.
+ * between collections (bench/pipeline.ts: 880-1,010 MB peak for the process, 780-900 with the cap).
  */
-const WORKER_OLD_SPACE_MB = 160
+const WORKER_OLD_SPACE_MB = 256
 
 /**
  * The local models in a worker thread (Node 22 runs the .ts entry directly), so a long job never
