@@ -14,7 +14,7 @@ export type MaintenanceTask = 'checkpoint' | { task: 'index-words'; sql: { pick:
 
 /**
  * Posts per transaction of the word index's catch-up (a few ms of holding the write lock), and the
- * pause after each: without it the pipeline's writes waited past their busy time-out and were retried.
+ * pause after each, in which the app's own writers (an import, the pipeline) take the lock.
  */
 const INDEX_WORDS_BATCH = 64
 const INDEX_WORDS_PAUSE_MS = 8
