@@ -1,47 +1,43 @@
 import { describe, expect, it } from 'vitest'
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
-import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH } from '../../src-main/search/index-catch-up.ts'
+import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
 import { searchFtsQueueSize, searchLexical, searchQueueSize } from '../../src-main/store/faces/search.ts'
 import { searchDb } from './search-db.ts'
 
-const setup = (posts: number) => {
+/** A library of `posts` queued posts and its catch-up, closed after `fn` whatever it does. */
+async function withBacklog(posts: number, fn: (lib: ReturnType<typeof searchDb>, indexes: IndexCatchUp) => unknown): Promise<void> {
   const lib = searchDb()
   for (let i = 0; i < posts; i++) lib.add(`note ${i} on pruning roses`)
   const semantic = createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() })
-  return { lib, semantic, indexes: createIndexCatchUp({ db: lib.db, semantic }) }
+  const indexes = createIndexCatchUp({ db: lib.db, semantic })
+  try {
+    await fn(lib, indexes)
+  } finally {
+    indexes.close()
+    lib.close()
+  }
 }
 
 describe('index catch-up', () => {
-  it('catches a backlog of one batch up before a query', () => {
-    const { lib, indexes } = setup(INDEX_BATCH)
-    try {
+  it('catches a backlog of one batch up before a query', () =>
+    withBacklog(INDEX_BATCH, (lib, indexes) => {
       indexes.beforeQuery()
       expect(searchFtsQueueSize(lib.db)).toBe(0)
       expect(searchQueueSize(lib.db)).toBe(0)
-    } finally {
-      indexes.close()
-      lib.close()
-    }
-  })
+    }))
 
-  it('leaves a longer backlog to background slices instead of holding the query, and the slices clear it', async () => {
-    const { lib, indexes } = setup(INDEX_BATCH * 6)
-    try {
+  it('leaves a longer backlog to background slices instead of holding the query, and the slices clear it', () =>
+    withBacklog(INDEX_BATCH * 6, async (lib, indexes) => {
       indexes.beforeQuery()
       expect(searchFtsQueueSize(lib.db)).toBe(INDEX_BATCH * 6)
       const deadline = Date.now() + 20_000
       while (searchFtsQueueSize(lib.db) + searchQueueSize(lib.db) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
       expect(searchFtsQueueSize(lib.db) + searchQueueSize(lib.db)).toBe(0)
-    } finally {
-      indexes.close()
-      lib.close()
-    }
-  })
+    }))
 
-  it('indexes an import-sized backlog of words on the maintenance thread, while this thread is busy', async () => {
-    const { lib, indexes } = setup(BACKGROUND_FROM * 3)
-    try {
+  it('indexes an import-sized backlog of words on the maintenance thread, while this thread is busy', () =>
+    withBacklog(BACKGROUND_FROM * 3, async (lib, indexes) => {
       indexes.kick(0)
       await new Promise((r) => setTimeout(r, 50))
       // This thread now runs no slice for 3 s; only another thread can empty the queue meanwhile.
@@ -50,9 +46,5 @@ describe('index catch-up', () => {
       while (Date.now() < blockUntil && seen > 0) seen = searchFtsQueueSize(lib.db)
       expect(seen).toBe(0)
       expect(searchLexical(lib.db, 'pruning', {}, 10).length).toBeGreaterThan(0)
-    } finally {
-      indexes.close()
-      lib.close()
-    }
-  })
+    }))
 })
