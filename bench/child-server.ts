@@ -29,12 +29,15 @@ export async function benchDataDir(name: string, prepare?: (db: Db) => unknown, 
   return dataDir
 }
 
+const cpuProfileArgs = (dir = process.env.SHEAF_BENCH_CPU_PROF): string[] => (dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [])
+
 /**
  * `sheaf serve` on loopback over `dataDir`, with the bench account as its admin and rate limits no
- * bench reaches. `nodeArgs` go to node (a CPU profile, say), `env` is added to this process's.
+ * bench reaches. `env` is added to this process's. `SHEAF_BENCH_CPU_PROF=DIR` starts it with
+ * `--cpu-prof` (a profile per thread in DIR, written when it exits).
  */
-export const spawnServer = (dataDir: string, { nodeArgs = [], env = {} }: { nodeArgs?: string[]; env?: Record<string, string> } = {}): ChildProcess =>
-  spawn(process.execPath, [...nodeArgs, 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
+export const spawnServer = (dataDir: string, { env = {} }: { env?: Record<string, string> } = {}): ChildProcess =>
+  spawn(process.execPath, [...cpuProfileArgs(), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
     env: {
       ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: BENCH_ACCOUNT.email, SHEAF_ADMIN_PASSWORD: BENCH_ACCOUNT.password,
       SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m', ...env,

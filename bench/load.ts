@@ -63,7 +63,6 @@ const dataDir = await benchDataDir('load', libraryDb ? async (db) => {
   library.close()
 } : undefined, libraryDb)
 const server = spawnServer(dataDir, {
-  nodeArgs: process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : [],
   env: values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {},
 })
 const stopServer = () => { if (server.exitCode === null) server.kill('SIGTERM') }

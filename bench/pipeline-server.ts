@@ -27,7 +27,7 @@ let imported = 0
 const dataDir = await benchDataDir('pipeline-server', async (db) => {
   imported = (await createLibrary({ db, clock: () => Date.UTC(2025, 11, 20) }).importFile(file)).imported
 })
-const server = spawnServer(dataDir, { nodeArgs: process.env.SHEAF_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SHEAF_BENCH_CPU_PROF] : [] })
+const server = spawnServer(dataDir)
 process.on('exit', () => server.kill('SIGKILL'))
 const { base, cookie } = await signIn(server)
 process.stderr.write(`server at ${base}\n`)
