@@ -44,7 +44,8 @@ export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: 
         byModel.set(embedder.model, e)
       }
       e.index.preload()
-      if (e.index.size >= COVERAGE * searchPostCount(db)) return e.index
+      // While its vectors load, the local ones answer (semanticModel names them), as before the pipeline embedded the library.
+      if (!e.index.loading && e.index.size >= COVERAGE * searchPostCount(db)) return e.index
       // The pipeline fills its own model's vectors; search waits for it rather than doing the work twice.
       if (embedder.filledBy !== 'pipeline') backfill(e)
       return null

@@ -127,6 +127,7 @@ export function createSearch(deps: SearchDeps): Search {
         const { index, qv } = await queryVector(q.semanticText)
         model = index.model
         nearest = await semanticCandidates(db, index, qv, q, small, () => blankVector(index))
+        if (index.loading) q.notes.push('Search by meaning is still loading; posts it has not reached yet are found by your words only.')
       } catch (e) {
         deps.log?.warn('search: the embedding model failed; lexical results only', e)
         q.notes.push('Meaning-based matching was unavailable for this search; results match your words only.')

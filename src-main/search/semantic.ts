@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import {
-  searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchIdsWithoutEmbedding, searchIterateEmbeddings, searchQueuePeek, searchQueueRemove,
-  searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
+  isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchEmbeddingsSince, searchIdsWithoutEmbedding, searchLastEmbeddingRow,
+  searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/faces/search.ts'
 import type { Embedder } from './embedder.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
@@ -22,13 +22,21 @@ export interface SemanticIndex {
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
   query(vector: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
-  /** Loads the stored vectors now (query() does it on first use). */
+  /**
+   * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and
+   * answers from the vectors read so far). An index whose vectors the pipeline writes also reads, here,
+   * the ones stored since its last pass.
+   */
   preload(): void
+  /** True until every vector stored when the index was first used has been read. */
+  readonly loading: boolean
   readonly size: number
   readonly simd: boolean
 }
 
 const QUERY_CACHE = 256
+/** Stored vectors read per turn of the event loop while an index loads (~1 MB at 512 dims). */
+const LOAD_SLICE = 500
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
 
@@ -53,12 +61,35 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     return index
   }
 
+  /** Rows of embeddings read so far (their rowid, in storing order); a pass resumes after it. */
+  let readTo = 0
+  let reading = false
+  let loaded = false
+  const readsPipeline = !ownsQueue && embedder.filledBy === 'pipeline'
+
+  /** Reads one slice of the stored vectors; false once none are left. */
+  const readSlice = (): boolean => {
+    const rows = searchEmbeddingsSince(db, embedder.model, readTo, LOAD_SLICE)
+    for (const r of rows) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
+    if (rows.length > 0) readTo = rows[rows.length - 1].row
+    return rows.length === LOAD_SLICE
+  }
+  const slice = () => {
+    reading = readSlice()
+    if (!reading) loaded = true
+    else setImmediate(() => {
+      try {
+        if (isOpen(db)) slice()
+        else reading = false
+      } catch {
+        reading = false // resumed by the next use
+      }
+    }).unref()
+  }
   const load = () => {
-    if (index) return
+    if (reading || (loaded && !(readsPipeline && searchLastEmbeddingRow(db) > readTo))) return
     if (dim) ensure(dim)
-    for (const rows of searchIterateEmbeddings(db, embedder.model)) {
-      for (const r of rows) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
-    }
+    slice()
   }
 
   /** Brings these posts' vectors up to date; returns nothing, removes deleted posts from memory. */
@@ -109,6 +140,9 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     },
     get simd() {
       return index?.simd ?? simdAvailable()
+    },
+    get loading() {
+      return !loaded
     },
     catchUp,
     preload: load,

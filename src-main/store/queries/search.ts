@@ -215,17 +215,16 @@ export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
     FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as SearchStoredEmbedding[]
 
-/** All vectors of one model, a batch at a time (keyset paging on the primary key). */
-export function* searchIterateEmbeddings(db: Db, model: string, batch = 2000): Generator<SearchStoredEmbedding[]> {
-  let after = -1
-  for (;;) {
-    const rows = stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
-      FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?`).all(model, after, batch) as SearchStoredEmbedding[]
-    if (rows.length === 0) return
-    yield rows
-    after = rows[rows.length - 1].bookmarkId
-  }
-}
+/**
+ * Up to `limit` vectors of one model stored after row `afterRow` (embeddings' rowid), in the order they
+ * were first stored: a load in slices resumes where it stopped, and later passes read only what was added.
+ */
+export const searchEmbeddingsSince = (db: Db, model: string, afterRow: number, limit: number): Array<SearchStoredEmbedding & { row: number }> =>
+  stmt(db, `SELECT rowid AS row, bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
+    FROM embeddings WHERE rowid > ? AND model = ? ORDER BY rowid LIMIT ?`).all(afterRow, model, limit) as Array<SearchStoredEmbedding & { row: number }>
+
+/** The newest row of embeddings (any model): when it moves, vectors were added. */
+export const searchLastEmbeddingRow = (db: Db): number => (stmt(db, 'SELECT max(rowid) FROM embeddings').pluck().get() as number | null) ?? 0
 
 export function searchUpsertEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
   stmt(db, `INSERT INTO embeddings(bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)
