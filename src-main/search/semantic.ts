@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import {
-  isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchEmbeddingsSince, searchIdsWithoutEmbedding, searchLastEmbeddingRow,
+  isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchEmbeddingsBetween, searchIdsWithoutEmbedding, searchLastEmbeddingRow,
   searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/faces/search.ts'
 import type { Embedder } from './embedder.ts'
@@ -35,7 +35,7 @@ export interface SemanticIndex {
 }
 
 const QUERY_CACHE = 256
-/** Stored vectors read per turn of the event loop while an index loads (~1 MB at 512 dims). */
+/** Rows of embeddings read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
 const LOAD_SLICE = 500
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
@@ -69,10 +69,11 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
 
   /** Reads one slice of the stored vectors; false once none are left. */
   const readSlice = (): boolean => {
-    const rows = searchEmbeddingsSince(db, embedder.model, readTo, LOAD_SLICE)
-    for (const r of rows) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
-    if (rows.length > 0) readTo = rows[rows.length - 1].row
-    return rows.length === LOAD_SLICE
+    const last = searchLastEmbeddingRow(db)
+    const to = Math.min(last, readTo + LOAD_SLICE)
+    for (const r of searchEmbeddingsBetween(db, embedder.model, readTo, to)) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
+    readTo = to
+    return to < last
   }
   const slice = () => {
     reading = readSlice()

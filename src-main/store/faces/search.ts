@@ -7,7 +7,7 @@ export { dataStamp, isOpen, transaction, type Db } from '../db.ts'
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, searchDocuments, searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
-  searchEmbeddingsSince, searchIndexInBackground, searchIndexQueued, searchLastEmbeddingRow, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
+  searchEmbeddingsBetween, searchIndexInBackground, searchIndexQueued, searchLastEmbeddingRow, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, searchUpsertEmbedding, searchVocabulary,
   type SearchDocument, type SearchFilter, type SearchStoredEmbedding,
 } from '../queries/search.ts'

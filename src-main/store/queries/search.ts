@@ -216,12 +216,13 @@ export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[
     FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as SearchStoredEmbedding[]
 
 /**
- * Up to `limit` vectors of one model stored after row `afterRow` (embeddings' rowid), in the order they
- * were first stored: a load in slices resumes where it stopped, and later passes read only what was added.
+ * The vectors of one model among rows `afterRow` (exclusive) to `toRow` of embeddings (by rowid: the
+ * order they were first stored), so a load in slices reads a bounded stretch of the table each time
+ * however few of its rows are this model's, and a later pass reads only rows added since.
  */
-export const searchEmbeddingsSince = (db: Db, model: string, afterRow: number, limit: number): Array<SearchStoredEmbedding & { row: number }> =>
-  stmt(db, `SELECT rowid AS row, bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
-    FROM embeddings WHERE rowid > ? AND model = ? ORDER BY rowid LIMIT ?`).all(afterRow, model, limit) as Array<SearchStoredEmbedding & { row: number }>
+export const searchEmbeddingsBetween = (db: Db, model: string, afterRow: number, toRow: number): SearchStoredEmbedding[] =>
+  stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
+    FROM embeddings WHERE rowid > ? AND rowid <= ? AND model = ?`).all(afterRow, toRow, model) as SearchStoredEmbedding[]
 
 /** The newest row of embeddings (any model): when it moves, vectors were added. */
 export const searchLastEmbeddingRow = (db: Db): number => (stmt(db, 'SELECT max(rowid) FROM embeddings').pluck().get() as number | null) ?? 0
