@@ -1,7 +1,8 @@
 import { keysOfStored } from '../duplicates/index.ts'
 import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, type Db } from '../store/faces/library.ts'
 
-const CHUNK = 1000
+/** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import). */
+const CHUNK = 200
 /** A post's page keys what is still queued first when this little is left (a small import, a test); more waits for the background. */
 const CATCH_UP_MAX = 2000
 
@@ -14,10 +15,11 @@ export interface KeyFill {
 /**
  * Duplicate keys are made here, off the import's path: the importer only queues new and changed posts
  * (post_keys_queue, one set-based statement per batch), and migration 0010 queued every post of an older
- * library. A chunk of 1,000 posts per tick (~20 ms), each in its own short transaction, never while
- * another write is open; about 5 s for a 100,000-post import. An empty queue is looked at once a second.
+ * library. A chunk of 200 posts per tick (~4 ms on a quiet machine), each in its own short transaction,
+ * never while another write is open, 10 ms apart: about 7 s for a 100,000-post import. An empty queue
+ * is looked at once a second.
  */
-export function startKeyFill({ db, everyMs = 25, idleMs = 1000 }: { db: Db; everyMs?: number; idleMs?: number }): KeyFill {
+export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; everyMs?: number; idleMs?: number }): KeyFill {
   /** 'busy': a write is open; 'done': nothing queued; 'more': keep going. */
   const step = (): 'busy' | 'done' | 'more' => {
     if (!isOpen(db) || inTransaction(db)) return 'busy'

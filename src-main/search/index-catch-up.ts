@@ -28,8 +28,12 @@ const IDLE_PAUSE_MS = 1
 /** Event-loop utilisation (0-1) between slices above which the thread counts as answering requests. */
 const BUSY_UTILISATION = 0.05
 const RETRY_MS = 1000
-/** A word backlog at least this long goes to the maintenance thread. */
-export const BACKGROUND_FROM = 1000
+/**
+ * A word backlog at least this long goes to the maintenance thread. Low, because an import adds its
+ * posts a slice at a time: at 1,000 the queue that every search's LIKE pass reads stayed hundreds long
+ * for the whole import (~13% of the HTTP thread in bench/load.ts) while this thread indexed it.
+ */
+export const BACKGROUND_FROM = 2 * INDEX_BATCH
 
 export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void } }): IndexCatchUp {
   let timer: NodeJS.Timeout | null = null
