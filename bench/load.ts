@@ -24,7 +24,7 @@ import http from 'node:http'
 import { tmpdir, loadavg, cpus } from 'node:os'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import Database from 'better-sqlite3'
 import { createLibrary } from '../src-main/library/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 import { benchDataDir, cpuMs, processMemoryMb, signIn, spawnServer } from './child-server.ts'
@@ -196,12 +196,13 @@ async function closedLoop(kind: number, secs: number): Promise<Summary> {
   return summarise(out, performance.now() - t0)
 }
 
+/** Read-only, without migrations or a closing checkpoint: a TRUNCATE checkpoint here held the server's writers for seconds. */
 const pendingIndex = () => {
-  const db = openDatabase({ file: join(dataDir, 'sheaf.db') })
+  const client = new Database(join(dataDir, 'sheaf.db'), { readonly: true, fileMustExist: true })
   try {
-    return sqliteOf(db).prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
+    return client.prepare('SELECT (SELECT count(*) FROM search_fts_queue) + (SELECT count(*) FROM search_queue)').pluck().get() as number
   } finally {
-    closeDatabase(db)
+    client.close()
   }
 }
 /** Until the search index has caught up (or stopped moving for 5 s, or `cap` s passed). */

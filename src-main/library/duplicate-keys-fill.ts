@@ -36,7 +36,13 @@ export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; ever
   const tick = () => {
     timer = null
     if (stopped || !isOpen(db)) return
-    const s = step()
+    let s: ReturnType<typeof step>
+    try {
+      s = step()
+    } catch {
+      // Another connection held the write lock past the busy time-out (a checkpoint, the command line): later.
+      s = 'done'
+    }
     timer = setTimeout(tick, s === 'done' ? idleMs : everyMs)
     timer.unref()
   }

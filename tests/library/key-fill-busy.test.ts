@@ -1,0 +1,37 @@
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { startKeyFill } from '../../src-main/library/duplicate-keys-fill.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
+import { searchDb } from '../search/search-db.ts'
+
+const queued = (client: Database.Database) => client.prepare('SELECT count(*) FROM post_keys_queue').pluck().get() as number
+
+describe('duplicate keys while another connection holds the write lock', () => {
+  it('waits for the lock to be released instead of failing the process, then keys every queued post', async () => {
+    const lib = searchDb()
+    const client = sqliteOf(lib.db)
+    const other = new Database(client.name)
+    try {
+      for (let i = 0; i < 300; i++) lib.add(`post number ${i} about pruning roses`)
+      client.prepare('INSERT OR IGNORE INTO post_keys_queue(bookmark_id) SELECT id FROM bookmarks').run()
+      expect(queued(client)).toBe(300)
+      // Another process (the command line, a checkpoint) holds the lock past this connection's busy time-out.
+      client.pragma('busy_timeout = 50')
+      other.prepare('BEGIN IMMEDIATE').run()
+      const fill = startKeyFill({ db: lib.db, everyMs: 1, idleMs: 20 })
+      try {
+        await new Promise((r) => setTimeout(r, 300))
+        expect(queued(client)).toBe(300)
+        other.prepare('COMMIT').run()
+        const deadline = Date.now() + 10_000
+        while (queued(client) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+        expect(queued(client)).toBe(0)
+      } finally {
+        fill.stop()
+      }
+    } finally {
+      other.close()
+      lib.close()
+    }
+  })
+})
