@@ -1,4 +1,4 @@
-import { isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/faces/search.ts'
+import { inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/faces/search.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**
@@ -28,11 +28,7 @@ const IDLE_PAUSE_MS = 1
 /** Event-loop utilisation (0-1) between slices above which the thread counts as answering requests. */
 const BUSY_UTILISATION = 0.05
 const RETRY_MS = 1000
-/**
- * A word backlog at least this long goes to the maintenance thread. Low, because an import adds its
- * posts a slice at a time: at 1,000 the queue that every search's LIKE pass reads stayed hundreds long
- * for the whole import (~13% of the HTTP thread in bench/load.ts) while this thread indexed it.
- */
+/** A word backlog at least this long goes to the maintenance thread (when no write transaction is open here). */
 export const BACKGROUND_FROM = 2 * INDEX_BATCH
 
 export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void } }): IndexCatchUp {
@@ -51,6 +47,9 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
   /** Whether the words are being indexed on the maintenance thread (started here when the backlog is long). */
   const wordsInBackground = (): boolean => {
     if (background !== 'idle') return background === 'running'
+    // An import's write transaction is open on this connection: its queued posts are invisible to the
+    // maintenance thread's connection (which would wait for the lock, find nothing, and be asked again).
+    if (inTransaction(db)) return false
     if (searchBacklog(db, BACKGROUND_FROM).words < BACKGROUND_FROM) return false
     const started = searchIndexInBackground(db, () => {
       background = 'idle'

@@ -3,6 +3,7 @@ import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
 import { searchFtsQueueSize, searchLexical, searchQueueSize } from '../../src-main/store/faces/search.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
 
 /** A library of `posts` queued posts and its catch-up, closed after `fn` whatever it does. */
@@ -47,4 +48,24 @@ describe('index catch-up', () => {
       expect(seen).toBe(0)
       expect(searchLexical(lib.db, 'pruning', {}, 10).length).toBeGreaterThan(0)
     }))
+
+  it('indexes a long backlog on this thread while an import holds its write transaction open here', async () => {
+    const lib = searchDb()
+    const client = sqliteOf(lib.db)
+    const indexes = createIndexCatchUp({ db: lib.db, semantic: createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() }) })
+    try {
+      // As an import does: one transaction across awaits, its posts queued inside it (invisible to other connections).
+      client.prepare('BEGIN IMMEDIATE').run()
+      for (let i = 0; i < BACKGROUND_FROM * 3; i++) lib.add(`note ${i} on pruning roses`)
+      indexes.kick(0)
+      const deadline = Date.now() + 20_000
+      while (searchFtsQueueSize(lib.db) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(searchFtsQueueSize(lib.db)).toBe(0)
+      client.prepare('COMMIT').run()
+      expect(searchLexical(lib.db, 'pruning', {}, 10).length).toBeGreaterThan(0)
+    } finally {
+      indexes.close()
+      lib.close()
+    }
+  })
 })
