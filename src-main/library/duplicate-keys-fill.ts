@@ -1,5 +1,5 @@
 import { keysOfStored } from '../duplicates/index.ts'
-import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, type Db } from '../store/faces/library.ts'
+import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, LOCK_HELD, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
 
 /** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import). */
 const CHUNK = 200
@@ -20,15 +20,16 @@ export interface KeyFill {
  * is looked at once a second.
  */
 export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; everyMs?: number; idleMs?: number }): KeyFill {
-  /** 'busy': a write is open; 'done': nothing queued; 'more': keep going. */
-  const step = (): 'busy' | 'done' | 'more' => {
+  /** 'busy': a write is open (here or on another connection); 'done': nothing queued; 'more': keep going. */
+  const step = (waitForLock = false): 'busy' | 'done' | 'more' => {
     if (!isOpen(db) || inTransaction(db)) return 'busy'
     const rows = queuedForKeys(db, CHUNK)
     if (rows.length === 0) return 'done'
-    transaction(db, () => {
+    const written = (waitForLock ? transaction : transactionIfFree)(db, () => {
       for (const r of rows) insertPostKeys(db, r.id, keysOfStored(r))
       dequeueForKeys(db, rows.map((r) => r.id))
     })
+    if (written === LOCK_HELD) return 'busy'
     return rows.length < CHUNK ? 'done' : 'more'
   }
   let timer: ReturnType<typeof setTimeout> | null = null
@@ -40,7 +41,7 @@ export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; ever
     try {
       s = step()
     } catch {
-      // Another connection held the write lock past the busy time-out (a checkpoint, the command line): later.
+      // A timer that throws ends the server: whatever failed (the lock held past the busy time-out) is tried later.
       s = 'done'
     }
     timer = setTimeout(tick, s === 'done' ? idleMs : everyMs)
@@ -58,7 +59,7 @@ export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; ever
       if (!isOpen(db) || inTransaction(db)) return
       const n = countQueuedForKeys(db, CATCH_UP_MAX + 1)
       if (n === 0 || n > CATCH_UP_MAX) return
-      while (step() === 'more');
+      while (step(true) === 'more');
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
-import { searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/faces/search.ts'
+import { readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/faces/search.ts'
 import { blankVectorOf, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { explainResults } from './explain-results.ts'
@@ -167,7 +167,7 @@ export function createSearch(deps: SearchDeps): Search {
     }
 
     const top = scored.slice(0, opts.limit)
-    const bookmarks = transaction(db, () => bookmarksForHits(db, top.map((t) => t.id)))
+    const bookmarks = readTransaction(db, () => bookmarksForHits(db, top.map((t) => t.id)))
     const results: SearchResult[] = top.filter((t) => bookmarks.has(t.id))
       .map((t) => ({ bookmark: bookmarks.get(t.id)!, relevance: t.relevance, reason: t.reason }))
     return { results, query: raw, limit: opts.limit, understood: q.understood, rerank, semanticModel: model }

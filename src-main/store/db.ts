@@ -53,6 +53,32 @@ export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
  */
 export const transaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).immediate()
 
+/** Reads in one snapshot. DEFERRED: it never takes the write lock, so it never waits for another writer. */
+export const readTransaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).deferred()
+
+/** What transactionIfFree answers when another connection holds the write lock. */
+export const LOCK_HELD = Symbol('write lock held')
+
+/**
+ * transaction() for background work on the HTTP thread: when another connection (the maintenance
+ * thread, the command line) holds the write lock it answers LOCK_HELD at once, where transaction()
+ * would sleep the thread in SQLite's busy handler until the lock frees (up to the busy time-out).
+ */
+export function transactionIfFree<T>(db: Db, fn: () => T): T | typeof LOCK_HELD {
+  const client = sqliteOf(db)
+  if (client.inTransaction) return client.transaction(fn)()
+  const wait = stmt(db, 'PRAGMA busy_timeout').pluck().get() as number
+  stmt(db, 'PRAGMA busy_timeout = 0').get()
+  try {
+    return client.transaction(fn).immediate()
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_BUSY' && !client.inTransaction) return LOCK_HELD
+    throw e
+  } finally {
+    stmt(db, `PRAGMA busy_timeout = ${wait}`).get()
+  }
+}
+
 function applyPragmas(client: Database.Database): void {
   client.pragma('journal_mode = WAL')
   client.pragma('synchronous = NORMAL')
