@@ -9,10 +9,8 @@ import type { SemanticIndex } from './semantic.ts'
 
 /**
  * Candidate retrieval: the posts each half of a search proposes, best first (the word half by BM25, the
- * meaning half by cosine), and their fusion into one list.
+ * meaning half by cosine), and their fusion into one list (`fuse`).
  */
-
-/** A post one half proposes, with that half's score. */
 export type Candidate = { id: number; score: number }
 
 export const CANDIDATES = 200
