@@ -1,4 +1,5 @@
 import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
+import { dot } from '../ai/local/index.ts'
 import {
   hasSearchFilter, searchBacklog, searchDocuments, searchFilteredIds, searchFilterIds, searchLexical, searchMatchCount, searchMatchingAmong,
   searchPostCount, searchQueuedMatching, type Db, type SearchFilter,
@@ -90,12 +91,6 @@ function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: 
   const kept = wide.filter((n) => pass.has(n.id)).slice(0, CANDIDATES)
   if (kept.length >= 50 || wide.length < WIDE) return kept
   return index.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
-}
-
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
-  return s
 }
 
 /**
