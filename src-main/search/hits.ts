@@ -2,6 +2,8 @@ import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, PostUrl } from '../../src-shared/schemas/posts.ts'
 import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/faces/search.ts'
 
+/** Search's answers in the shapes the API sends: the library's list item, and a one-line title for the command palette. */
+
 const ENGAGEMENT_KEYS = ['likes', 'reposts', 'replies', 'quotes', 'bookmarks', 'views'] as const
 
 const parseJson = <T>(s: string | null, fallback: T): T => {
