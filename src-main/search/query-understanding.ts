@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../src-shared/regex.ts'
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/faces/search.ts'
 import { SEMANTIC_WEIGHT, surface, type TermMatcher } from './evidence.ts'
@@ -116,11 +117,9 @@ function describe(p: ParsedQuery, cat: { slug: string; name: string } | null, co
   }
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
 /** The query with `word` quoted, so that it is searched exactly as typed. */
 function asTyped(raw: string, word: string): string {
-  return raw.replace(new RegExp(`(?<![\\p{L}\\p{N}"])${escape(word)}(?![\\p{L}\\p{N}"])`, 'iu'), (m) => `"${m}"`)
+  return raw.replace(new RegExp(`(?<![\\p{L}\\p{N}"])${escapeRegExp(word)}(?![\\p{L}\\p{N}"])`, 'iu'), (m) => `"${m}"`)
 }
 
 /**
@@ -134,7 +133,7 @@ const TYPO_SEMANTIC_WEIGHT = 0.5
 /** The query with each corrected word spelt as the library spells it ("rebase" for "rebsae"). */
 function meaningText(text: string, corrections: ReadonlyArray<{ from: string; to: string }>): string {
   let out = text
-  for (const c of corrections) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(c.from)}(?![\\p{L}\\p{N}])`, 'giu'), c.to)
+  for (const c of corrections) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(c.from)}(?![\\p{L}\\p{N}])`, 'giu'), c.to)
   return out
 }
 
