@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { createApp, createLogger, listen, resolveConfig } from '../../src-main/app/index.ts'
 import { JOURNEYS, type Ctx } from './journeys.ts'
-import { a11yViolations, RESULTS, ROOT, SHOTS, Skip } from './support.ts'
+import { a11yViolations, RESULTS, ROOT, SHOTS, Skip, unexpectedNoise, type Expected } from './support.ts'
 
 const OUT = join(ROOT, 'out', 'renderer')
 
@@ -28,6 +28,13 @@ function buildIfStale(): void {
   if (existsSync(index) && statSync(index).mtimeMs >= src) return
   process.stdout.write('building the UI (out/renderer is stale)…\n')
   execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' })
+}
+
+/** A journey fails on any console error or refused request it did not cause on purpose (Journey.expected). */
+async function expectQuiet(expected: Expected[]): Promise<void> {
+  await new Promise((r) => setTimeout(r, 250)) // the journey's last responses land in its own record
+  const bad = unexpectedNoise(expected)
+  if (bad.length > 0) throw new Error(`unexpected errors in the browser:\n${bad.map((l) => `  ${l}`).join('\n')}`)
 }
 
 interface Outcome { name: string; status: 'passed' | 'failed' | 'skipped'; ms: number; error?: string }
@@ -63,6 +70,7 @@ async function main(): Promise<number> {
       const t0 = Date.now()
       try {
         await j.run(ctx)
+        await expectQuiet(j.expected ?? [])
         results.push({ name: j.name, status: 'passed', ms: Date.now() - t0 })
         process.stdout.write(`  ok    ${j.name} (${Date.now() - t0} ms)\n`)
       } catch (e) {
@@ -70,9 +78,10 @@ async function main(): Promise<number> {
           results.push({ name: j.name, status: 'skipped', ms: Date.now() - t0, error: e.message })
           process.stdout.write(`  skip  ${j.name}: ${e.message}\n`)
         } else {
-          const msg = (e as Error).stack ?? String(e)
+          const noise = unexpectedNoise(j.expected ?? [])
+          const msg = [(e as Error).stack ?? String(e), ...noise.map((l) => `  browser ${l}`)].join('\n')
           results.push({ name: j.name, status: 'failed', ms: Date.now() - t0, error: msg })
-          process.stdout.write(`  FAIL  ${j.name}\n${msg.split('\n').slice(0, 6).map((l) => `        ${l}`).join('\n')}\n`)
+          process.stdout.write(`  FAIL  ${j.name}\n${msg.split('\n').slice(0, 20).map((l) => `        ${l}`).join('\n')}\n`)
           for (const p of ctx.pages ?? []) await p.screenshot({ path: join(SHOTS, `FAILED-${j.name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined)
         }
       }
