@@ -550,6 +550,11 @@ export const JOURNEYS: Journey[] = [
         }
       }
     },
+    // The Export page's code, cut off on purpose (p.route above): what the failed load reads like.
+    expected: [
+      { match: /^(request failed: net::ERR_FAILED GET|console: Failed to load resource: net::ERR_FAILED @) \S+\/assets\/ExportPage-[^/]*\.js$/, why: 'the aborted chunk' },
+      { match: /^console: TypeError: Failed to fetch dynamically imported module: \S+\/assets\/ExportPage-[^/]*\.js @/, why: 'the aborted chunk, as the router sees it' },
+    ],
   },
   {
     name: 'settings: AI provider, sharing, people and invites',
@@ -765,6 +770,11 @@ export const JOURNEYS: Journey[] = [
       await p.waitForURL((u) => u.pathname === '/mindmap')
       await p.locator('.mm-cat').first().waitFor()
     },
+    // The cookie is cleared on purpose mid-session: the UI learns the session ended from this one refusal.
+    expected: [
+      { match: /^response: 401 GET \S+\/api\/mindmap\?\S* \{"error":"Please sign in first\.","code":"UNAUTHORIZED"\}$/, why: 'the ended session' },
+      { match: /^console: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) @ \S+\/api\/mindmap\?/, why: 'the same refusal' },
+    ],
   },
   {
     name: 'keyboard: shortcuts overlay, g-navigation, theme persisted',

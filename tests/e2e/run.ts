@@ -1,6 +1,7 @@
 /**
  * End-to-end journeys in Debian's Chromium against the real server serving the built UI.
- * Run: node_modules/.bin/node tests/e2e/run.ts   (writes test-results/e2e.json and screenshots)
+ * Run: node_modules/.bin/node tests/e2e/run.ts [NAME...]   (journeys whose name contains any NAME, after the
+ * first three; writes test-results/e2e.json and screenshots)
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -40,7 +41,7 @@ async function expectQuiet(expected: Expected[]): Promise<void> {
 interface Outcome { name: string; status: 'passed' | 'failed' | 'skipped'; ms: number; error?: string }
 
 async function main(): Promise<number> {
-  const only = process.argv[2]
+  const only = process.argv.slice(2)
   process.chdir(ROOT)
   buildIfStale()
   rmSync(SHOTS, { recursive: true, force: true })
@@ -66,7 +67,7 @@ async function main(): Promise<number> {
   const started = Date.now()
   try {
     for (const j of JOURNEYS) {
-      if (only && !j.name.includes(only) && JOURNEYS.indexOf(j) > 2) continue
+      if (only.length > 0 && !only.some((o) => j.name.includes(o)) && JOURNEYS.indexOf(j) > 2) continue
       const t0 = Date.now()
       try {
         await j.run(ctx)
