@@ -85,8 +85,8 @@ const noise: Noise[] = []
 
 /** Errors every journey may see, with why they are not the product's. */
 const EVERYWHERE: Expected[] = [
-  // The test machine has no network: media on X's CDN cannot resolve (MediaThumbs shows its placeholder).
-  { match: /ERR_NAME_NOT_RESOLVED (GET )?https:\/\/pbs\.twimg\.com\/|ERR_NAME_NOT_RESOLVED @ https:\/\/pbs\.twimg\.com\//, why: 'offline test machine' },
+  // The test machine has no network: media on X's CDN cannot resolve (Thumb then shows "Image not loaded").
+  { match: /ERR_NAME_NOT_RESOLVED (GET|@) https:\/\/pbs\.twimg\.com\//, why: 'offline test machine' },
 ]
 
 /**
