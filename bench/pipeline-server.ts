@@ -39,11 +39,18 @@ process.stderr.write('signed in; starting the job\n')
 // Its own connection, so reading progress never holds up a timed request.
 const poll = keptAliveGet(base, cookie)
 
+type Job = { status: string; stage: string; current: number; total: number; processed: number; errors: number }
+let job: Job | null = null
 const startLoad = loadavg()[0]
 let peakRss = 0
-const rssSampler = setInterval(() => { peakRss = Math.max(peakRss, processMemoryMb(server.pid!) ?? 0) }, 250)
+const peakByStage = new Map<string, number>()
+const rssSampler = setInterval(() => {
+  const rss = processMemoryMb(server.pid!) ?? 0
+  peakRss = Math.max(peakRss, rss)
+  const stage = (job as Job | null)?.stage ?? 'before the job'
+  peakByStage.set(stage, Math.max(peakByStage.get(stage) ?? 0, rss))
+}, 250)
 
-type Job = { status: string; stage: string; current: number; total: number; processed: number; errors: number }
 const jobStart = performance.now()
 const started = await send('/api/categorize', 'POST', {})
 if (started.status !== 200 && started.status !== 202) throw new Error(`start: ${started.status} ${await started.text()}`)
@@ -51,7 +58,6 @@ if (started.status !== 200 && started.status !== 202) throw new Error(`start: ${
 const firstSeen = new Map<string, number>()
 const cpuAt = new Map<string, number>()
 const progressSteps = new Map<string, Set<number>>()
-let job: Job | null = null
 const during = { list: [] as number[], search: [] as number[], listByStage: new Map<string, number[]>() }
 const finished = (j: Job | null) => j !== null && !['running', 'cancelling'].includes(j.status)
 // A line on stderr at each stage and every minute, so a run stopped early still says how far it got.
@@ -141,7 +147,7 @@ const result = {
     search: { requests: settled.search.length, p50Ms: quantile(settled.search, 0.5), p95Ms: p95(settled.search) },
     postWithRelated: { requests: settled.related.length, p50Ms: quantile(settled.related, 0.5), p95Ms: p95(settled.related), withRelated: settled.relatedFound },
   },
-  serverRssMb: { peakSampledDuringJob: peakDuringJob, peakSampled: peakRss, vmHwm: peakHwm },
+  serverRssMb: { peakSampledDuringJob: peakDuringJob, peakSampled: peakRss, vmHwm: peakHwm, peakSampledByStage: Object.fromEntries(peakByStage) },
   loadAverage1m: { start: startLoad, end: loadAtEnd },
 }
 const encoder = stages.find((s) => s.stage === 'semantic_tagging')!
@@ -153,7 +159,7 @@ process.stdout.write([
   ...stages.filter((s) => s !== encoder).map((s) => row(`${s.stage}, wall`, `${s.postsPerSecond ?? '—'} posts/s`, '≥ 1,000 posts/s')),
   row('list p95 while it runs', `${p95(during.list)} ms (${during.list.length} requests)`, '< 50 ms'),
   row('search p95 while it runs', `${p95(during.search)} ms (${during.search.length} requests)`, '< 100 ms'),
-  row('server peak RSS (VmHWM)', `${peakHwm} MB`, '< 700 MB'),
+  row('server peak RSS (VmHWM)', `${peakHwm} MB (sampled, by stage: ${[...peakByStage].map(([s, mb]) => `${s} ${mb}`).join(', ')})`, '< 700 MB'),
   row('settled: search p95', `${p95(settled.search)} ms`, '< 30 ms'),
   row('settled: a post with its related posts, p95', `${p95(settled.related)} ms (${settled.relatedFound}/${settled.related.length} had related posts)`, '< 20 ms'),
   row('load average (1 min) at start / end', `${startLoad.toFixed(1)} / ${loadAtEnd.toFixed(1)}`, ''),

@@ -1,5 +1,5 @@
 import { keysOfStored } from '../duplicates/index.ts'
-import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, LOCK_HELD, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
+import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
 
 /** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import). */
 const CHUNK = 200
@@ -25,11 +25,12 @@ export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; ever
     if (!isOpen(db) || inTransaction(db)) return 'busy'
     const rows = queuedForKeys(db, CHUNK)
     if (rows.length === 0) return 'done'
-    const written = (waitForLock ? transaction : transactionIfFree)(db, () => {
+    const write = () => {
       for (const r of rows) insertPostKeys(db, r.id, keysOfStored(r))
       dequeueForKeys(db, rows.map((r) => r.id))
-    })
-    if (written === LOCK_HELD) return 'busy'
+    }
+    if (waitForLock) transaction(db, write)
+    else if (!transactionIfFree(db, write)) return 'busy'
     return rows.length < CHUNK ? 'done' : 'more'
   }
   let timer: ReturnType<typeof setTimeout> | null = null

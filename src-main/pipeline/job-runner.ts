@@ -8,7 +8,7 @@ import {
   setJobStatus, transaction, updateJobProgress, type Db, type JobRecord, type PipelineCategory,
 } from '../store/faces/pipeline.ts'
 import { createReadingStore, type ImageTools, type RunContext, type Stage } from './context.ts'
-import { isBusy, retryBusy, waitForWriters } from './db-guard.ts'
+import { isBusy, retryBusy, waitForWriters, writeWhenFree } from './db-guard.ts'
 import { overallProgress, type EventHub } from './events.ts'
 import { categorization } from './stages/categorization.ts'
 import { entityExtraction } from './stages/entity-extraction.ts'
@@ -59,12 +59,11 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     addUsage: (u) => addJobUsage(db, job.id, u),
     writable: () => waitForWriters(db, signal),
     async commit(ids, doneStage, write) {
-      await waitForWriters(db, signal)
-      if (signal.aborted) return
-      transaction(db, () => {
+      await writeWhenFree(db, () => {
+        if (signal.aborted) return
         write?.()
         markJobItems(db, job.id, ids, doneStage)
-      })
+      }, { signal })
     },
   }
   const total = countJobItems(db, job.id)
@@ -74,7 +73,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     let current = total - ids.length
     const emit = async () => {
       // Progress is advisory: a busy database must not fail the job over it.
-      await retryBusy(db, () => updateJobProgress(db, job.id, { stage: stage.name, current, total, now: deps.now() }), { signal }).catch((e) => {
+      await writeWhenFree(db, () => updateJobProgress(db, job.id, { stage: stage.name, current, total, now: deps.now() }), { signal }).catch((e) => {
         if (!isBusy(e)) throw e
       })
       deps.hub.publish({ stage: stage.name, progress: overallProgress(stage.index, current, total), current, total })

@@ -1,15 +1,17 @@
 import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
+import { dot } from '../ai/local/index.ts'
 import {
   hasSearchFilter, searchBacklog, searchDocuments, searchFilteredIds, searchFilterIds, searchLexical, searchMatchCount, searchMatchingAmong,
   searchPostCount, searchQueuedMatching, type Db, type SearchFilter,
 } from '../store/faces/search.ts'
-import { approxBm25, COSINE_FLOOR, type TermMatcher } from './explain.ts'
-import { phraseExpr, termExpr } from './fts-query.ts'
-import { BLANK_TEXT, withoutBlank } from './query-meaning.ts'
-import type { Understanding } from './query-understanding.ts'
+import { approxBm25, COSINE_FLOOR, type TermMatcher } from './evidence.ts'
+import { phraseExpr, termExpr, type Understanding } from './query-understanding.ts'
 import type { SemanticIndex } from './semantic.ts'
 
-/** The posts each half of a search proposes, best first, before fusion. */
+/**
+ * Candidate retrieval: the posts each half of a search proposes, best first (the word half by BM25, the
+ * meaning half by cosine), and their fusion into one list (`fuse`).
+ */
 export type Candidate = { id: number; score: number }
 
 export const CANDIDATES = 200
@@ -91,10 +93,30 @@ function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: 
   return index.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
 }
 
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
-  return s
+/**
+ * Text the encoder reads as nothing at all (a private-use character): emoji-only posts, scripts it
+ * was not trained on and such all get this one vector, whatever they say.
+ */
+const BLANK_TEXT = '\uE000'
+/** Posts at least this close to the blank vector say nothing the encoder can read. */
+const BLANK_COSINE = 0.9
+
+/**
+ * Neighbours the encoder cannot read are not "similar in meaning" to anything: a short query sits
+ * near the blank vector, so every post of emoji or another script would otherwise come back, all
+ * with the same score. For a query with a typo (`typo`), whose vector leans toward the blank one,
+ * cosines are also taken with the blank direction removed from the query and the post, so what two
+ * texts share only by both being hard to read ("HODL") does not count.
+ */
+function withoutBlank(nearest: Candidate[], blankScores: readonly Candidate[], queryBlank: number, typo: boolean): Candidate[] {
+  const pu = new Map(blankScores.map((b) => [b.id, b.score]))
+  const qu = Math.min(queryBlank, 0.99)
+  const kept = nearest.filter((n) => (pu.get(n.id) ?? 0) < BLANK_COSINE)
+  if (!typo) return kept
+  return kept.map((n) => {
+    const u = pu.get(n.id) ?? 0
+    return { id: n.id, score: (n.score - qu * u) / Math.sqrt((1 - qu * qu) * (1 - u * u)) }
+  }).sort((a, b) => b.score - a.score)
 }
 
 /**
@@ -114,4 +136,30 @@ export async function semanticCandidates(db: Db, index: SemanticIndex, qv: Float
 export function blankVectorOf(): (index: SemanticIndex) => Promise<Float32Array | null> {
   let blank: Promise<Float32Array | null> | null = null
   return (index) => (blank ??= index.embedQuery(BLANK_TEXT).catch(() => (blank = null)))
+}
+
+/** Reciprocal-rank fusion's constant: how much the first places count over the later ones. */
+export const RRF_K = 60
+
+export type Fused = { id: number; bm25: number | null; cosine: number | null; rrf: number }
+
+/** One list from the two halves' ranked candidates, by reciprocal-rank fusion; each keeps its half's score. */
+export function fuse(lexical: readonly Candidate[], nearest: readonly Candidate[]): Fused[] {
+  const byId = new Map<number, Fused>()
+  const entry = (id: number) => {
+    let e = byId.get(id)
+    if (!e) byId.set(id, (e = { id, bm25: null, cosine: null, rrf: 0 }))
+    return e
+  }
+  lexical.forEach((l, i) => {
+    const e = entry(l.id)
+    e.bm25 = l.score
+    e.rrf += 1 / (RRF_K + i + 1)
+  })
+  nearest.forEach((n, i) => {
+    const e = entry(n.id)
+    e.cosine = n.score
+    e.rrf += 1 / (RRF_K + i + 1)
+  })
+  return [...byId.values()].sort((a, b) => b.rrf - a.rrf)
 }

@@ -1,8 +1,8 @@
 import type { SearchDocument } from '../store/faces/search.ts'
-import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './explain.ts'
-import { RRF_K, type Fused } from './fusion.ts'
+import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './evidence.ts'
+import { RRF_K, type Fused } from './candidates.ts'
+import { languageName } from './language-phrases.ts'
 import type { Understanding } from './query-understanding.ts'
-import { filterReasons } from './understood.ts'
 
 export type Explained = { id: number; doc: SearchDocument; relevance: number; reason: string; rrf: number }
 
@@ -12,7 +12,7 @@ export type Explained = { id: number; doc: SearchDocument; relevance: number; re
  */
 export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number, SearchDocument>, q: Understanding): Explained[] {
   const p = q.parsed
-  const filterParts = filterReasons(p, q.category)
+  const filterParts = filterReasons(q)
   const scored = pool.filter((r) => docs.has(r.id)).map((r) => {
     const doc = docs.get(r.id)!
     const lex = lexicalEvidence(doc, q.matchers, p.phrases)
@@ -28,4 +28,16 @@ export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number,
   })
   if (q.hasText) scored.sort((a, b) => b.relevance - a.relevance || b.rrf - a.rrf)
   return scored
+}
+
+/** The filters the query asked for, as the reasons say them ("by @ann", "posted last month"). */
+function filterReasons({ parsed: p, category: cat }: Understanding): string[] {
+  const out: string[] = []
+  if (p.author) out.push(`by @${p.author}`)
+  if (cat) out.push(`in ${cat.name}`)
+  for (const h of p.has) out.push(h === 'image' ? 'has an image' : h === 'video' ? 'has a video' : 'has a link')
+  if (p.lang) out.push(`in ${languageName(p.lang)}`)
+  if (p.dates) out.push(`posted ${p.dates.label}`)
+  for (const x of p.excluded) out.push(`without "${x}"`)
+  return out
 }

@@ -2,6 +2,8 @@ import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, PostUrl } from '../../src-shared/schemas/posts.ts'
 import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/faces/search.ts'
 
+/** Search's answers in the shapes the API sends: the library's list item, and a one-line title for the command palette. */
+
 const ENGAGEMENT_KEYS = ['likes', 'reposts', 'replies', 'quotes', 'bookmarks', 'views'] as const
 
 const parseJson = <T>(s: string | null, fallback: T): T => {
@@ -52,4 +54,18 @@ export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bo
     })
   }
   return out
+}
+
+/** Text without links and leading reply handles, whitespace collapsed, common entities decoded. */
+const stripLinks = (text: string): string =>
+  text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    .replace(/https?:\/\/\S+/gi, ' ').replace(/^(\s*@\w{1,15})+\s*/, '').replace(/\s+/g, ' ').trim()
+
+/** One line for the command palette: the post's first line without links, cut at a word near 90 chars. */
+export function titleOf(text: string): string {
+  const line = stripLinks(text.split('\n').find((l) => l.trim()) ?? '')
+  if (line.length <= 90) return line || '(no text)'
+  const cut = line.slice(0, 90)
+  const at = cut.lastIndexOf(' ')
+  return `${(at > 50 ? cut.slice(0, at) : cut).trimEnd()}…`
 }

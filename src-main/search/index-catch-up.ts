@@ -28,8 +28,12 @@ const IDLE_PAUSE_MS = 1
 /** Event-loop utilisation (0-1) between slices above which the thread counts as answering requests. */
 const BUSY_UTILISATION = 0.05
 const RETRY_MS = 1000
-/** A word backlog at least this long goes to the maintenance thread (when no write transaction is open here). */
-export const BACKGROUND_FROM = 2 * INDEX_BATCH
+/**
+ * A word backlog longer than a batch goes to the maintenance thread (unless a write transaction is
+ * open here): a batch on the HTTP thread can meet an FTS segment merge, which at 100,000 posts took
+ * 0.1-0.7 s (the categorization stage re-queues every post, and list p95 was ~190 ms while it ran).
+ */
+export const BACKGROUND_FROM = INDEX_BATCH + 1
 
 export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void } }): IndexCatchUp {
   let timer: NodeJS.Timeout | null = null
@@ -88,7 +92,7 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
       const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
       if (words === 0 && vectors === 0) return
       if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
-        indexQueued(Infinity)
+        if (background !== 'running') indexQueued(Infinity)
         semantic.catchUp(Infinity)
       } else kick()
     },

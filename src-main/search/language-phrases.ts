@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../src-shared/regex.ts'
 import { normalizeLangCode } from '../language/index.ts'
 
 /**
@@ -22,7 +23,6 @@ const AFTER_IN = 'about|on|from|by|with|that|which|posted|saved|since|before|aft
 const POSTS = 'posts?|tweets?|bookmarks?|threads?|ones|stuff|things|content'
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 interface Tables { english: RegExp[]; native: RegExp; names: Map<string, string>; nativeNames: Map<string, string> }
 let tables: Tables | null = null
@@ -60,7 +60,7 @@ function build(): Tables {
   }
   // Each name accented and plain ("español", "espanol"), longest first so "Norwegian Bokmål" beats "Norwegian".
   const alt = (keys: Iterable<string>, raw: (k: string) => string[]) =>
-    [...new Set([...keys].flatMap(raw))].sort((a, b) => b.length - a.length).map(escape).join('|')
+    [...new Set([...keys].flatMap(raw))].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')
   const englishNames = alt(names.keys(), (k) => [k])
   const L = '(?<![\\p{L}\\p{N}_:@#-])'
   const R = '(?![\\p{L}\\p{N}_])'

@@ -1,11 +1,9 @@
+import { escapeRegExp } from '../../src-shared/regex.ts'
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/faces/search.ts'
-import { surface, type TermMatcher } from './explain.ts'
-import { phraseExpr, termExpr } from './fts-query.ts'
-import { parseQuery, type ParsedQuery } from './query-parser.ts'
-import { hasTypo, meaningText, semanticWeight } from './query-meaning.ts'
+import { SEMANTIC_WEIGHT, surface, type TermMatcher } from './evidence.ts'
+import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
 import { createSpeller, loadDictionary, type Speller } from './spelling.ts'
-import { describe } from './understood.ts'
 
 /** What a query asks for: its filter, its words (typos read as the library spells them) and how far to trust meaning. */
 export interface Understanding {
@@ -88,4 +86,82 @@ export function createQueryUnderstanding({ db, clock }: { db: Db; clock: () => n
       hasText: matchers.length > 0 || p.phrases.length > 0,
     }
   }
+}
+
+/** What the query asked for, as the UI shows it: chips, corrections and notes. */
+function describe(p: ParsedQuery, cat: { slug: string; name: string } | null, corrections: Array<{ from: string; to: string }>, notes: string[]): SearchUnderstood {
+  const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString())
+  const chips: SearchUnderstood['chips'] = p.parts
+    .filter((part) => part.kind !== 'category' || cat)
+    .map((part) => ({ kind: part.kind, label: part.kind === 'category' && cat ? `in ${cat.name}` : part.label, queryWithout: queryWithout(p.raw, part) }))
+  if (p.unknownLang !== null) notes.push(`"${p.unknownLang}" is not a language code such as de or es, so posts in every language were searched.`)
+  // Removing a correction searches the word as typed: quoted, it is taken literally and never corrected.
+  for (const c of corrections) {
+    chips.push({ kind: 'correction', label: `showing results for "${c.to}" (you typed "${c.from}")`, queryWithout: asTyped(p.raw, c.from) })
+  }
+  return {
+    text: p.text,
+    terms: p.terms,
+    phrases: p.phrases,
+    excluded: p.excluded,
+    author: p.author,
+    category: cat ? { slug: cat.slug, name: cat.name } : null,
+    lang: p.lang,
+    has: p.has,
+    mediaHints: p.mediaHints,
+    after: iso(p.dates?.after),
+    before: iso(p.dates?.before),
+    corrections,
+    notes,
+    chips,
+  }
+}
+
+/** The query with `word` quoted, so that it is searched exactly as typed. */
+function asTyped(raw: string, word: string): string {
+  return raw.replace(new RegExp(`(?<![\\p{L}\\p{N}"])${escapeRegExp(word)}(?![\\p{L}\\p{N}"])`, 'iu'), (m) => `"${m}"`)
+}
+
+/**
+ * Meaning counts for less beside the words when the query holds a typo (bench/search-relevance.ts: 0.3
+ * cost a paraphrase). The sentence encoder cannot read a misspelt word: the query's vector then lands
+ * near the posts it cannot read either (emoji, one-word replies, scripts it was not trained on), which
+ * outranked the post the other words found.
+ */
+const TYPO_SEMANTIC_WEIGHT = 0.5
+
+/** The query with each corrected word spelt as the library spells it ("rebase" for "rebsae"). */
+function meaningText(text: string, corrections: ReadonlyArray<{ from: string; to: string }>): string {
+  let out = text
+  for (const c of corrections) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(c.from)}(?![\\p{L}\\p{N}])`, 'giu'), c.to)
+  return out
+}
+
+/**
+ * A query with a corrected word, or a word that is no known word, is in no post and has no
+ * correction (a typo the speller could not place, or a word the encoder likely misreads too).
+ */
+const hasTypo = (corrections: number, unknownWords: number): boolean => corrections > 0 || unknownWords > 0
+
+const semanticWeight = (typo: boolean): number => (typo ? TYPO_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT)
+
+/** FTS5 query strings built from the query's words: every user word is quoted so it can never be an operator. */
+const quote = (s: string) => `"${s.replace(/"/g, '""')}"`
+
+/** A word as an FTS5 term (porter stemming merges endings); `word*` asks for a prefix. */
+export function termExpr(word: string): string {
+  const w = word.replace(/\*+$/, '')
+  if (!w) return ''
+  return word.endsWith('*') ? `${quote(w)}*` : quote(w)
+}
+
+export const phraseExpr = (phrase: string): string => quote(phrase)
+
+/** As-you-type: every word must match, the last one as a prefix; only the text and author columns. */
+export function quickExpr(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_]*/gu)
+  if (!words || words.length === 0) return null
+  // A one-letter prefix would merge thousands of doclists; it matches as a whole word until a second letter comes.
+  const parts = words.slice(0, 8).map((w, i) => (i === words.length - 1 && w.length >= 2 ? `${quote(w)}*` : quote(w)))
+  return `{text author} : (${parts.join(' AND ')})`
 }

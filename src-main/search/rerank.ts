@@ -1,3 +1,5 @@
+import type { AiProvider } from '../ai/index.ts'
+
 /**
  * A model that reorders the best fused candidates and says in a few words why each fits. Any AI
  * provider can implement it; search treats it as optional and never trusts its output blindly.
@@ -20,6 +22,16 @@ export interface RerankedItem {
 export interface Reranker {
   readonly name: string
   rerank(query: string, candidates: RerankCandidate[], signal?: AbortSignal): Promise<RerankedItem[]>
+}
+
+/** A provider's rerank call in search's shape; null for the local provider (it has no judging model). */
+export function providerReranker(p: AiProvider): Reranker | null {
+  if (p.name === 'local' || !p.rerank) return null
+  const rerank = p.rerank.bind(p)
+  return {
+    name: `${p.name}:${p.model}`,
+    rerank: async (query, candidates, signal) => (await rerank(query, candidates, signal)).items,
+  }
 }
 
 export type RerankOutcome =

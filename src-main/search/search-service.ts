@@ -1,17 +1,15 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
+import type { AiProvider } from '../ai/index.ts'
 import { readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/faces/search.ts'
-import { blankVectorOf, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate } from './candidates.ts'
+import { blankVectorOf, fuse, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate, type Fused } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { explainResults } from './explain-results.ts'
-import { quickExpr } from './fts-query.ts'
-import { fuse, type Fused } from './fusion.ts'
-import { bookmarksForHits } from './hits.ts'
+import { bookmarksForHits, titleOf } from './hits.ts'
 import { createIndexCatchUp } from './index-catch-up.ts'
-import { createProviderSemantic } from './provider-semantic.ts'
-import { createQueryUnderstanding, type Understanding } from './query-understanding.ts'
-import { applyOrder, runRerank, type Reranker } from './rerank.ts'
+import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts'
+import { createQueryUnderstanding, quickExpr, type Understanding } from './query-understanding.ts'
+import { applyOrder, providerReranker, runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
-import { titleOf } from './understood.ts'
 
 export interface SearchDeps {
   db: Db
@@ -63,9 +61,9 @@ export interface Search {
 }
 
 /**
- * Search in four steps, each a module of its own: understand the query (query-understanding.ts), let
- * each half propose candidates (candidates.ts), fuse them (fusion.ts), explain and order them
- * (explain-results.ts); then the optional reranker and the posts' list-item shape. The indexes are
+ * Search in four steps: understand the query (query-understanding.ts), let each half propose
+ * candidates and fuse them into one list (candidates.ts), explain and order them (explain-results.ts);
+ * then the optional reranker (rerank.ts) and the posts' list-item shape (hits.ts). The indexes are
  * kept current between requests (index-catch-up.ts).
  */
 export function createSearch(deps: SearchDeps): Search {
@@ -197,6 +195,32 @@ export function createSearch(deps: SearchDeps): Search {
       side.close()
       void encoder?.close?.()
     },
+  }
+}
+
+/**
+ * The active provider's reranker and embedding model, resolved at each search from the settings of
+ * the time, so a provider configured (or switched off) after start applies to the next search. A
+ * provider that cannot be built (no key stored) means none, not a failed search.
+ */
+export function activeReranker(activeProvider: () => Promise<AiProvider | null>, warn?: (msg: string, e?: unknown) => void): () => Promise<Reranker | null> {
+  return perSearch(activeProvider, providerReranker, warn)
+}
+
+/** Null with local, anthropic, claude-cli or no embedding model; a provider that cannot be built is passed over silently. */
+export function activeEmbedder(activeProvider: () => Promise<AiProvider | null>): () => Promise<Embedder | null> {
+  return perSearch(activeProvider, providerEmbedder)
+}
+
+function perSearch<T>(activeProvider: () => Promise<AiProvider | null>, adapt: (p: AiProvider) => T | null, warn?: (msg: string, e?: unknown) => void) {
+  return async (): Promise<T | null> => {
+    try {
+      const p = await activeProvider()
+      return p ? adapt(p) : null
+    } catch (e) {
+      warn?.('search: the configured AI provider is unavailable; searching offline', e)
+      return null
+    }
   }
 }
 

@@ -56,26 +56,22 @@ export const transaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transacti
 /** Reads in one snapshot. DEFERRED: it never takes the write lock, so it never waits for another writer. */
 export const readTransaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).deferred()
 
-/** What transactionIfFree answers when another connection holds the write lock. */
-export const LOCK_HELD = Symbol('write lock held')
-
 /**
- * transaction() for background work on the HTTP thread: when another connection (the maintenance
- * thread, the command line) holds the write lock it answers LOCK_HELD at once, where transaction()
- * would sleep the thread in SQLite's busy handler until the lock frees (up to the busy time-out).
+ * `transaction`, but only if the write lock is free now: `{ value }`, or null (nothing done) while
+ * another connection writes. Waiting in SQLite's busy handler blocks this thread, and it sleeps in
+ * steps of up to 100 ms, so a caller on the HTTP thread retries after a short await instead.
  */
-export function transactionIfFree<T>(db: Db, fn: () => T): T | typeof LOCK_HELD {
+export function transactionIfFree<T>(db: Db, fn: () => T): { value: T } | null {
   const client = sqliteOf(db)
-  if (client.inTransaction) return client.transaction(fn)()
-  const wait = stmt(db, 'PRAGMA busy_timeout').pluck().get() as number
-  stmt(db, 'PRAGMA busy_timeout = 0').get()
+  const timeout = client.pragma('busy_timeout', { simple: true }) as number
+  client.pragma('busy_timeout = 0')
   try {
-    return client.transaction(fn).immediate()
+    return { value: client.transaction(fn).immediate() }
   } catch (e) {
-    if ((e as { code?: string }).code === 'SQLITE_BUSY' && !client.inTransaction) return LOCK_HELD
+    if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return null
     throw e
   } finally {
-    stmt(db, `PRAGMA busy_timeout = ${wait}`).get()
+    client.pragma(`busy_timeout = ${timeout}`)
   }
 }
 
@@ -85,8 +81,9 @@ function applyPragmas(client: Database.Database): void {
   client.pragma('foreign_keys = ON')
   client.pragma('busy_timeout = 5000')
   // Memory: mapped pages count toward the process's resident size, and a 100,000-post library's file
-  // outgrows any map worth keeping; 32 MB of page cache holds the indexes the hot reads walk.
-  client.pragma('cache_size = -32768')
+  // outgrows any map worth keeping; 16 MB of page cache holds the indexes the hot reads walk (the
+  // operating system's file cache holds the rest; 32 MB added 16 MB to the server's peak).
+  client.pragma('cache_size = -16384')
   client.pragma('temp_store = MEMORY')
   client.pragma('mmap_size = 0')
 }

@@ -1,8 +1,8 @@
-import { zAuthResponse, zMeResponse, zSetupStatus, type User } from '../../src-shared/schemas/users.ts'
+import { zAuthResponse, zMeResponse, zSessionStatus, zSetupStatus, type User } from '../../src-shared/schemas/users.ts'
 import { get, post } from './client.ts'
 
 export const fetchSetupStatus = () => get('/api/auth/setup', { schema: zSetupStatus })
-export const fetchMe = () => get('/api/auth/me', { schema: zMeResponse })
+export const fetchSession = () => get('/api/auth/session', { schema: zSessionStatus })
 export const setupAdmin = (body: { name: string; email: string; password: string }) =>
   post('/api/auth/setup', body, { schema: zAuthResponse })
 export const login = (body: { email: string; password: string }) => post('/api/auth/login', body, { schema: zAuthResponse })

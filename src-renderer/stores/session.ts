@@ -40,7 +40,11 @@ export const useSessionStore = create<SessionState>((set, get) => ({
         set({ status: setup.local ? 'needs-setup' : 'setup-elsewhere', user: null })
         return
       }
-      const me = await authApi.fetchMe()
+      const me = await authApi.fetchSession()
+      if (!me.user) {
+        set({ status: 'signed-out', user: null })
+        return
+      }
       set({ status: 'signed-in', user: me.user, expiresAt: me.expiresAt })
       // Keep an active person signed in: renew when less than a few hours remain.
       if (me.expiresAt && Date.parse(me.expiresAt) - Date.now() < 4 * 3600_000) {

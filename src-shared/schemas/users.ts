@@ -68,6 +68,8 @@ export const zMeResponse = z.object({
   /** The personal API token the request was made with, if any. */
   token: zTokenIdentity.optional(),
 })
+/** GET /api/auth/session: the same, or no user when the request has no valid session. */
+export const zSessionStatus = zMeResponse.extend({ user: zUser.nullable() })
 
 export const zSetupStatus = z.object({
   /** True while no user exists; the setup form is then offered to loopback clients only. */

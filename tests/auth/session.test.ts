@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { zAuthResponse, zMeResponse } from '../../src-shared/schemas/users.ts'
+import { zAuthResponse, zMeResponse, zSessionStatus } from '../../src-shared/schemas/users.ts'
 import { Client, PASSWORD, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { decodeJwt, forgeJwt, tokenOf } from './token-tools.ts'
@@ -147,6 +147,21 @@ describe('/api/auth/me, /logout, /refresh', () => {
     const body = zMeResponse.parse(res.body)
     expect(body.user).toMatchObject({ email: 'me@example.com', role: 'member' })
     expect(body.expiresAt).toBe('2026-06-02T08:00:00.000Z')
+    t.clock.now = Date.now()
+  })
+
+  it('session answers what me does when signed in, and no user (200, not 401) otherwise', async () => {
+    t.clock.now = Date.UTC(2026, 5, 1, 8, 0, 0)
+    const c = await signedIn(t, 'viewer', 'session@example.com')
+    const signed = await c.get('/api/auth/session')
+    expect(signed.status).toBe(200)
+    expect(zSessionStatus.parse(signed.body)).toEqual(zMeResponse.parse((await c.get('/api/auth/me')).body))
+    const none = await new Client(t.url).get('/api/auth/session')
+    expect(none.status).toBe(200)
+    expect(none.body).toEqual({ user: null, expiresAt: null })
+    t.clock.now += (DAY_S + 1) * 1000
+    const expired = await c.get('/api/auth/session')
+    expect([expired.status, expired.body]).toEqual([200, { user: null, expiresAt: null }])
     t.clock.now = Date.now()
   })
 

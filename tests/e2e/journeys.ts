@@ -7,7 +7,7 @@ import type { SheafApp } from '../../src-main/app/index.ts'
 import { CATEGORY_COLORS, nextCategoryColor } from '../../src-shared/categories.ts'
 import { monthSeries } from '../../src-shared/display.ts'
 import { expectedThreads, graphqlPosts } from '../threads/walk.ts'
-import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip } from './support.ts'
+import { assert, dropFiles, expectNoA11yIssues, fixture, SHOTS, shootBoth, skip, watchPage, type Expected } from './support.ts'
 
 export interface Ctx {
   url: string
@@ -17,7 +17,8 @@ export interface Ctx {
   pages?: Page[]
 }
 
-export interface Journey { name: string; run: (ctx: Ctx) => Promise<void> }
+/** `expected`: the errors the journey causes on purpose; any other console error or refused request fails it. */
+export interface Journey { name: string; run: (ctx: Ctx) => Promise<void>; expected?: Expected[] }
 
 const LIBRARY_SIZE = 600
 const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' }
@@ -26,8 +27,7 @@ async function newPage(ctx: Ctx, viewport = { width: 1280, height: 820 }): Promi
   const c = await ctx.browser.newContext({ viewport, acceptDownloads: true, colorScheme: 'light' })
   const p = await c.newPage()
   p.setDefaultTimeout(10_000)
-  p.on('pageerror', (e) => process.stdout.write(`        [page error] ${e.message}\n`))
-  p.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('ERR_NAME_NOT_RESOLVED')) process.stdout.write(`        [console] ${m.text().slice(0, 300)}\n`) })
+  watchPage(p)
   ctx.pages = [...(ctx.pages ?? []), p]
   return p
 }
@@ -169,6 +169,12 @@ export const JOURNEYS: Journey[] = [
         await row.getByText('Nothing from this file was added: what it holds is not posts Sheaf keeps.').waitFor()
       }
     },
+    // The two files that are not exports, dropped on purpose: the server can only tell by reading them, and
+    // refuses each with 400 and a sentence the page shows beside the file (Chromium logs each refusal too).
+    expected: [
+      { match: /^response: 400 POST \S+\/api\/import \{"error":"(notes\.txt: not an export|bookmarks\.json: not valid JSON)/, why: 'files that are not exports' },
+      { match: /^console: Failed to load resource: the server responded with a status of 400 \(Bad Request\) @ \S+\/api\/import$/, why: 'the same two refusals' },
+    ],
   },
   {
     name: 'dashboard: figures, charts, last import',
@@ -544,6 +550,11 @@ export const JOURNEYS: Journey[] = [
         }
       }
     },
+    // The Export page's code, cut off on purpose (p.route above): what the failed load reads like.
+    expected: [
+      { match: /^(request failed: net::ERR_FAILED GET|console: Failed to load resource: net::ERR_FAILED @) \S+\/assets\/ExportPage-[^/]*\.js$/, why: 'the aborted chunk' },
+      { match: /^console: TypeError: Failed to fetch dynamically imported module: \S+\/assets\/ExportPage-[^/]*\.js @/, why: 'the aborted chunk, as the router sees it' },
+    ],
   },
   {
     name: 'settings: AI provider, sharing, people and invites',
@@ -759,6 +770,11 @@ export const JOURNEYS: Journey[] = [
       await p.waitForURL((u) => u.pathname === '/mindmap')
       await p.locator('.mm-cat').first().waitFor()
     },
+    // The cookie is cleared on purpose mid-session: the UI learns the session ended from this one refusal.
+    expected: [
+      { match: /^response: 401 GET \S+\/api\/mindmap\?\S* \{"error":"Please sign in first\.","code":"UNAUTHORIZED"\}$/, why: 'the ended session' },
+      { match: /^console: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) @ \S+\/api\/mindmap\?/, why: 'the same refusal' },
+    ],
   },
   {
     name: 'keyboard: shortcuts overlay, g-navigation, theme persisted',

@@ -1,6 +1,7 @@
 /**
  * End-to-end journeys in Debian's Chromium against the real server serving the built UI.
- * Run: node_modules/.bin/node tests/e2e/run.ts   (writes test-results/e2e.json and screenshots)
+ * Run: node_modules/.bin/node tests/e2e/run.ts [NAME...]   (journeys whose name contains any NAME, after the
+ * first three; writes test-results/e2e.json and screenshots)
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -9,7 +10,7 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { createApp, createLogger, listen, resolveConfig } from '../../src-main/app/index.ts'
 import { JOURNEYS, type Ctx } from './journeys.ts'
-import { a11yViolations, RESULTS, ROOT, SHOTS, Skip } from './support.ts'
+import { a11yViolations, RESULTS, ROOT, SHOTS, Skip, unexpectedNoise, type Expected } from './support.ts'
 
 const OUT = join(ROOT, 'out', 'renderer')
 
@@ -30,10 +31,17 @@ function buildIfStale(): void {
   execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' })
 }
 
+/** A journey fails on any console error or refused request it did not cause on purpose (Journey.expected). */
+async function expectQuiet(expected: Expected[]): Promise<void> {
+  await new Promise((r) => setTimeout(r, 250)) // the journey's last responses land in its own record
+  const bad = unexpectedNoise(expected)
+  if (bad.length > 0) throw new Error(`unexpected errors in the browser:\n${bad.map((l) => `  ${l}`).join('\n')}`)
+}
+
 interface Outcome { name: string; status: 'passed' | 'failed' | 'skipped'; ms: number; error?: string }
 
 async function main(): Promise<number> {
-  const only = process.argv[2]
+  const only = process.argv.slice(2)
   process.chdir(ROOT)
   buildIfStale()
   rmSync(SHOTS, { recursive: true, force: true })
@@ -59,10 +67,11 @@ async function main(): Promise<number> {
   const started = Date.now()
   try {
     for (const j of JOURNEYS) {
-      if (only && !j.name.includes(only) && JOURNEYS.indexOf(j) > 2) continue
+      if (only.length > 0 && !only.some((o) => j.name.includes(o)) && JOURNEYS.indexOf(j) > 2) continue
       const t0 = Date.now()
       try {
         await j.run(ctx)
+        await expectQuiet(j.expected ?? [])
         results.push({ name: j.name, status: 'passed', ms: Date.now() - t0 })
         process.stdout.write(`  ok    ${j.name} (${Date.now() - t0} ms)\n`)
       } catch (e) {
@@ -70,9 +79,10 @@ async function main(): Promise<number> {
           results.push({ name: j.name, status: 'skipped', ms: Date.now() - t0, error: e.message })
           process.stdout.write(`  skip  ${j.name}: ${e.message}\n`)
         } else {
-          const msg = (e as Error).stack ?? String(e)
+          const noise = unexpectedNoise(j.expected ?? [])
+          const msg = [(e as Error).stack ?? String(e), ...noise.map((l) => `  browser ${l}`)].join('\n')
           results.push({ name: j.name, status: 'failed', ms: Date.now() - t0, error: msg })
-          process.stdout.write(`  FAIL  ${j.name}\n${msg.split('\n').slice(0, 6).map((l) => `        ${l}`).join('\n')}\n`)
+          process.stdout.write(`  FAIL  ${j.name}\n${msg.split('\n').slice(0, 20).map((l) => `        ${l}`).join('\n')}\n`)
           for (const p of ctx.pages ?? []) await p.screenshot({ path: join(SHOTS, `FAILED-${j.name.replace(/\W+/g, '-')}.png`) }).catch(() => undefined)
         }
       }

@@ -74,3 +74,47 @@ export const fixture = (...parts: string[]) => {
   const p = join(FIXTURES, ...parts)
   return existsSync(p) ? p : null
 }
+
+/** Something a page reported that nobody asked for: a console error, an uncaught error, a refused or failed request. */
+export interface Noise { kind: 'console' | 'page error' | 'response' | 'request failed'; text: string }
+
+/** A deliberate error a journey causes (a wrong password, a file that is not an export), and why it is there. */
+export interface Expected { match: RegExp; why: string }
+
+const noise: Noise[] = []
+
+/** Errors every journey may see, with why they are not the product's. */
+const EVERYWHERE: Expected[] = [
+  // The test machine has no network: media on X's CDN cannot resolve (Thumb then shows "Image not loaded").
+  { match: /ERR_NAME_NOT_RESOLVED (GET|@) https:\/\/pbs\.twimg\.com\//, why: 'offline test machine' },
+]
+
+/**
+ * Records every console error, uncaught error, 4xx/5xx response and failed request of `page`. Requests the
+ * page itself abandons (net::ERR_ABORTED: a navigation or an AbortController) are not failures.
+ */
+export function watchPage(page: Page): void {
+  const note = (kind: Noise['kind'], text: string) => noise.push({ kind, text })
+  page.on('pageerror', (e) => note('page error', e.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error') note('console', `${m.text().slice(0, 300)} @ ${m.location().url}`)
+  })
+  page.on('response', (r) => {
+    if (r.status() < 400) return
+    const n: Noise = { kind: 'response', text: `${r.status()} ${r.request().method()} ${r.url()}` }
+    noise.push(n)
+    // The body says which request it was ("not valid JSON", "no such post"); it is added when it arrives.
+    void r.text().then((b) => { n.text += ` ${b.slice(0, 200)}` }, () => undefined)
+  })
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? ''
+    if (why !== 'net::ERR_ABORTED') note('request failed', `${why} ${r.method()} ${r.url()}`)
+  })
+}
+
+/** Empties the record and returns what in it is not expected, one line each. */
+export function unexpectedNoise(expected: Expected[]): string[] {
+  return noise.splice(0)
+    .map((n) => `${n.kind}: ${n.text}`)
+    .filter((line) => ![...EVERYWHERE, ...expected].some((e) => e.match.test(line)))
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fuse, RRF_K } from '../../src-main/search/fusion.ts'
+import { fuse, RRF_K } from '../../src-main/search/candidates.ts'
 
 describe('fusion', () => {
   it('ranks a post both halves propose above posts only one proposes, keeping each half’s score', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseQuery } from '../../src-main/search/index.ts'
+import { parseQuery } from '../../src-main/search/query-parser.ts'
 import { createSpeller, prefixDistance } from '../../src-main/search/spelling.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../../src-shared/regex.ts'
 import type { NormalizedPost } from '../../../src-shared/schemas/posts.ts'
 import type { Entities } from './entities.ts'
 import type { TextDoc } from './nlp.ts'
@@ -49,11 +50,10 @@ const hasWords = (text: string): boolean => {
 }
 
 const UPPER = /^\p{Lu}/u
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** The post writes these words capitalised, one after another ("Saudi Arabia", not "saudi arabia" or "Por aquí"). */
 const writtenCapitalised = (text: string, words: string[]): boolean =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${words.map(escapeRe).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu').exec(text)?.[0].split(/\s+/).every((w) => UPPER.test(w)) ?? false
+  new RegExp(`(?<![\\p{L}\\p{N}])${words.map(escapeRegExp).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu').exec(text)?.[0].split(/\s+/).every((w) => UPPER.test(w)) ?? false
 
 /**
  * Names of two or three words, kept whole ("Media Query Mario", "Saudi Arabia"): runs of proper nouns

@@ -278,6 +278,7 @@ const listInts = (n: TfNode, name: string) => (n.attr?.[name]?.list?.i ?? []).ma
 const text = (a: TfAttr | undefined) => (Array.isArray(a?.s) ? String.fromCharCode(...a.s) : a?.s ? Buffer.from(a.s, 'base64').toString() : '')
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0))
   let at = 0
   for (const p of parts) {

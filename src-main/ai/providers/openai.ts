@@ -4,23 +4,17 @@ import { DESCRIBE_IMAGE_PROMPT } from '../prompts/analyze.ts'
 import type { AiProvider, Usage } from '../types.ts'
 import { batchAnalyze, type Complete } from './batch-analyze.ts'
 import { RERANK_RETRY, rerankVia } from './rerank-call.ts'
-import { costUsd, createLimiter, describeFailure, postJson, RemoteError, withRetry, type RetryOptions } from './remote-call.ts'
+import { costUsd, createLimiter, describeFailure, postJson, RemoteError, withRetry, type RemoteProviderOptions } from './remote-call.ts'
 
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini'
 export const OPENAI_DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small'
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 
-export interface OpenAiProviderOptions {
+export interface OpenAiProviderOptions extends RemoteProviderOptions {
   /** Optional: local servers (Ollama, LM Studio, llama.cpp) often need none. */
   apiKey?: string | null
-  model?: string | null
-  baseUrl?: string | null
   /** null turns embeddings off (the local sentence vectors are used). */
   embeddingModel?: string | null
-  batchSize?: number
-  concurrency?: number
-  maxTokens?: number
-  retry?: Omit<RetryOptions, 'signal'>
 }
 
 const zChat = z.object({

@@ -12,6 +12,16 @@ export interface RetryOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
 }
 
+/** What an HTTP provider (Anthropic's, an OpenAI-compatible one) is built with besides its key. */
+export interface RemoteProviderOptions {
+  model?: string | null
+  baseUrl?: string | null
+  batchSize?: number
+  concurrency?: number
+  maxTokens?: number
+  retry?: Omit<RetryOptions, 'signal'>
+}
+
 /** A failed remote call, with whether trying again could help. */
 export class RemoteError extends Error {
   readonly status: number | null

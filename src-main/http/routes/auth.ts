@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { AppError } from '../../../src-shared/errors.ts'
 import { zLoginBody, zRegisterBody, zSetupBody } from '../../../src-shared/schemas/users.ts'
 import type { Auth } from '../../auth/index.ts'
@@ -14,6 +14,12 @@ export interface AuthRouteDeps {
 }
 
 const expiresAt = (exp: number) => new Date(exp * 1000).toISOString()
+
+/** The signed-in user and when their session ends; an API token does not expire and says which token it is. */
+const whoAmI = (c: Context<AppEnv>) => {
+  const token = c.get('apiToken')
+  return token ? { user: c.get('user'), expiresAt: null, token } : { user: c.get('user'), expiresAt: expiresAt(c.get('sessionExp')) }
+}
 
 export const authRoutes = ({ auth, loginLimit, registerLimit }: AuthRouteDeps) =>
   new Hono<AppEnv>()
@@ -33,11 +39,9 @@ export const authRoutes = ({ auth, loginLimit, registerLimit }: AuthRouteDeps) =
       clearSessionCookie(c)
       return c.json({ ok: true })
     })
-    .get('/me', (c) => {
-      const token = c.get('apiToken')
-      // An API token does not expire; it says which token the request was made with instead.
-      return c.json(token ? { user: c.get('user'), expiresAt: null, token } : { user: c.get('user'), expiresAt: expiresAt(c.get('sessionExp')) })
-    })
+    .get('/me', (c) => c.json(whoAmI(c)))
+    // Public: the UI asks at start whether it is signed in, and "no" is an answer, not a refusal.
+    .get('/session', (c) => c.json(c.get('user') ? whoAmI(c) : { user: null, expiresAt: null }))
     .post('/refresh', browserSessionOnly('start a browser session'), async (c) => {
       const s = await auth.sessions.issue(c.get('user'))
       setSessionCookie(c, s.token)
@@ -60,6 +64,7 @@ export const PUBLIC_AUTH_ROUTES = new Set([
   'POST /api/auth/register',
   'POST /api/auth/logout',
   'GET /api/auth/setup',
+  'GET /api/auth/session',
   'POST /api/auth/setup',
   'GET /api/health',
   'POST /api/auth/desktop', // the one-time desktop token is the credential (routes/desktop-login.ts)

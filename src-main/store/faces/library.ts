@@ -3,7 +3,7 @@
  * import, export, stats and mind map read and write them. Every function takes the opaque `Db` that openDatabase
  * returns; nothing else of the store is library's to call.
  */
-export { inTransaction, isOpen, libraryStamp, LOCK_HELD, transaction, transactionIfFree, type Db } from '../db.ts'
+export { inTransaction, isOpen, libraryStamp, transaction, transactionIfFree, type Db } from '../db.ts'
 export type { BookmarkFilter, PostHas } from '../queries/bookmark-filter.ts'
 export {
   countAnalyzed, knowledgeFor, knowledgeForBookmarks, relatedIdsFor, upsertKnowledge, type KnowledgeRecord,

@@ -3,7 +3,7 @@
  * knowledge, tags, categories and vectors it writes. Every function takes the opaque `Db` that openDatabase
  * returns; nothing else of the store is pipeline's to call.
  */
-export { inTransaction, transaction, type Db } from '../db.ts'
+export { inTransaction, transaction, transactionIfFree, type Db } from '../db.ts'
 export { knowledgeForBookmarks, type KnowledgeRecord } from '../queries/bookmark-knowledge.ts'
 export { countEmbeddings, embeddingPage, embeddingsFor, writeEmbedding } from '../queries/embeddings.ts'
 export {

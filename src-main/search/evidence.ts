@@ -1,7 +1,9 @@
 import type { SearchDocument } from '../store/faces/search.ts'
-import { stemWord as stem } from './words.ts'
 
-/** Turns match evidence into a 0-1 relevance and a sentence saying why. */
+/**
+ * The evidence that a post matches the query's words (where they occur, BM25 as FTS5 computes it), and
+ * that evidence as a 0-1 relevance and a sentence saying why.
+ */
 
 export interface Evidence {
   /** BM25 (higher is better), null when the post came only from the semantic side. */
@@ -42,6 +44,19 @@ export interface TermMatcher {
   term: string
   /** A stem from the spelling fallback, matched as a prefix. */
   corrected: string | null
+}
+
+/** Plural and -ing/-ed endings stripped, close to what the porter tokenizer merges. */
+function stem(w: string): string {
+  if (w.length <= 3) return w
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y'
+  if (w.endsWith('sses')) return w.slice(0, -2)
+  if (w.endsWith('ss') || w.endsWith('us') || w.endsWith('is')) return w
+  if (w.endsWith('ing') && w.length > 5) return w.slice(0, -3)
+  if (w.endsWith('ed') && w.length > 4) return w.slice(0, -2)
+  if (/(ch|sh|x|z)es$/.test(w)) return w.slice(0, -2)
+  if (w.endsWith('s')) return w.slice(0, -1)
+  return w
 }
 
 /** Stems of the words seen (pure, so kept; cleared when large): posts repeat their words. */
