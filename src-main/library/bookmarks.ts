@@ -157,6 +157,12 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
   }
   const categoriesOf = (id: number): CategorySummary[] => categoriesForBookmarks(db, [id]).map(categorySummary)
 
+  /** Related ids are written by the last analysis; posts deleted or merged away since are left out. */
+  const withoutGone = (k: Knowledge): Knowledge => {
+    const live = new Set(existingBookmarkIds(db, k.relatedIds))
+    return { ...k, relatedIds: k.relatedIds.filter((r) => live.has(r)) }
+  }
+
   return {
     /** One page for `userId`, each post with their own state; their hidden posts only when asked for. */
     list(q: BookmarkListQuery, userId: number): BookmarkList {
@@ -193,7 +199,7 @@ export function createBookmarks({ db, clock, beforeDuplicates = () => {}, onCate
       return {
         ...item,
         rawJson: row.rawJson,
-        knowledge: k ? toKnowledge(k, tags) : null,
+        knowledge: k ? withoutGone(toKnowledge(k, tags)) : null,
         quoted,
         note: noteFor(db, id, userId),
         duplicates: duplicatesOf(db, row),

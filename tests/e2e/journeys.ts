@@ -553,7 +553,8 @@ export const JOURNEYS: Journey[] = [
     // The Export page's code, cut off on purpose (p.route above): what the failed load reads like.
     expected: [
       { match: /^(request failed: net::ERR_FAILED GET|console: Failed to load resource: net::ERR_FAILED @) \S+\/assets\/ExportPage-[^/]*\.js$/, why: 'the aborted chunk' },
-      { match: /^console: TypeError: Failed to fetch dynamically imported module: \S+\/assets\/ExportPage-[^/]*\.js @/, why: 'the aborted chunk, as the router sees it' },
+      // React logs it either alone or inside its "%o %s %s" error-boundary report.
+      { match: /^console: [\s\S]*TypeError: Failed to fetch dynamically imported module: \S+\/assets\/ExportPage-[^/]*\.js[\s\S]* @/, why: 'the aborted chunk, as the router and its error boundary see it' },
     ],
   },
   {

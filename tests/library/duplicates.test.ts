@@ -7,6 +7,7 @@ import { Client, PASSWORD, clientsByRole, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
+import { upsertKnowledge } from '../../src-main/store/queries/bookmark-knowledge.ts'
 
 /** A post in Sheaf's own export format: every field is ours to choose. */
 function post(postId: string, o: Record<string, unknown> = {}) {
@@ -161,6 +162,19 @@ describe('merging (POST /api/bookmarks/:id/merge)', () => {
     expect((await other.get(`/api/bookmarks/${k}`)).body.note).toBe('second member, other post')
     expect((await admin.get(`/api/bookmarks/${o}`)).status).toBe(404)
     expect((await admin.get('/api/bookmarks?tag=conference')).body.bookmarks.map((b: { id: number }) => b.id)).toEqual([k])
+  })
+
+  it('a post\'s related posts leave out those merged into it or deleted since the analysis', async () => {
+    await importPosts(admin, [post('301', { text: 'kept' }), post('302', { text: 'merged away' }), post('303', { text: 'deleted' }), post('304', { text: 'still here' })])
+    const [kept, merged, deleted, live] = ['301', '302', '303', '304'].map((p) => idOf.get(p)!)
+    upsertKnowledge(t.sheaf.db, {
+      bookmarkId: kept, summary: 'kept', action: 'reference', sentiment: 'neutral', confidence: 0.5, relatedIds: JSON.stringify([merged, deleted, live]),
+      ossReport: null, entities: '{}', kind: null, provider: 'local', contentHash: null, analyzedAt: 1,
+    })
+    expect((await detail(admin, '301')).knowledge.relatedIds).toEqual([merged, deleted, live])
+    expect((await member.post(`/api/bookmarks/${kept}/merge`, { otherId: merged })).body.knowledge.relatedIds).toEqual([deleted, live])
+    expect((await admin.delete(`/api/bookmarks/${deleted}`)).status).toBe(204)
+    expect((await detail(admin, '301')).knowledge.relatedIds).toEqual([live])
   })
 
   it('the JSON export carries the merged record, and importing the merged post again does not bring it back', async () => {
