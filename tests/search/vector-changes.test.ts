@@ -1,8 +1,14 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_EMBEDDING_MODEL } from '../../src-main/ai/index.ts'
 import { createEncoderEmbedder } from '../../src-main/search/embedder.ts'
 import { createSearch } from '../../src-main/search/index.ts'
+import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createSemanticIndex, inputHash } from '../../src-main/search/semantic.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
+import { MIGRATIONS_DIR } from '../../src-main/store/index.ts'
 import { writeEmbedding } from '../../src-main/store/faces/search.ts'
 import { deleteBookmarks } from '../../src-main/store/queries/bookmarks.ts'
 import { searchDb } from './search-db.ts'
@@ -85,4 +91,43 @@ describe('vectors written or removed after the index loaded', () => {
       await close()
     }
   }, 60_000)
+
+  it('reads a library\'s vectors stored before migration 0014 (none re-encoded), and their rewrites after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sheaf-search-upgrade-'))
+    try {
+      // The migrations up to 0013, and the vectors as that version wrote them (no seq).
+      const before = join(dir, 'drizzle-0013')
+      cpSync(MIGRATIONS_DIR, before, { recursive: true })
+      const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> }
+      journal.entries = journal.entries.filter((e) => e.tag < '0014')
+      writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal))
+      const embedder = createLocalEmbedder()
+      const old = searchDb({ dir, migrationsDir: before })
+      const ids = TEXTS.map((t) => old.add(t))
+      const insert = sqliteOf(old.db).prepare("INSERT INTO embeddings (bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)")
+      ids.forEach((id, i) => {
+        const v = embedder.embedNow!(TEXTS[i])
+        insert.run(id, embedder.model, v.length, Buffer.from(v.buffer, v.byteOffset, v.byteLength), 'old')
+      })
+      old.close()
+
+      const lib = searchDb({ dir })
+      try {
+        expect(sqliteOf(lib.db).prepare('SELECT DISTINCT content_hash || seq FROM embeddings').pluck().all()).toEqual(['old0'])
+        const index = createSemanticIndex({ db: lib.db, embedder, ownsQueue: false })
+        const qv = await index.embedQuery('sqlite index tuning')
+        index.preload()
+        await until(() => !index.loading)
+        expect(index.size).toBe(TEXTS.length)
+        expect(index.query(qv, 1)[0]?.id).toBe(ids[TEXTS.indexOf(SQLITE)])
+
+        writeEmbedding(lib.db, { bookmarkId: ids[TEXTS.indexOf(ESPRESSO)], model: embedder.model, vector: qv, contentHash: 'new' })
+        expect(index.query(qv, 1)[0]?.id).toBe(ids[TEXTS.indexOf(ESPRESSO)])
+      } finally {
+        lib.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
