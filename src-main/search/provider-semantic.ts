@@ -17,8 +17,8 @@ const RETRY_AFTER_MS = 60_000
 /**
  * Vector indexes of providers' embedding models, beside the local one. Search's queue belongs to the
  * local index, so these are filled by backfill (started here in the background when coverage is low,
- * then again when new posts lower it) and read-only otherwise: an edited post keeps its older vector
- * until the next backfill. Until a model covers COVERAGE of the library, search uses the local vectors.
+ * then again when new posts lower it) and read-only otherwise: they read the vectors others write or
+ * remove (semantic.ts), but an edited post keeps its older vector until something re-embeds it. Until a model covers COVERAGE of the library, search uses the local vectors.
  */
 export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: string, e?: unknown): void } }) {
   const byModel = new Map<string, { index: SemanticIndex; running: boolean; failedAt: number }>()

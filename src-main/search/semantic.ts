@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import {
-  isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsFor, searchEmbeddingsBetween, searchIdsWithoutEmbedding, searchLastEmbeddingRow,
-  searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, searchUpsertEmbedding, type Db, type SearchStoredEmbedding,
+  isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
+  searchIdsWithoutEmbedding, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, writeEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/faces/search.ts'
 import type { Embedder } from './embedder.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
@@ -24,8 +24,8 @@ export interface SemanticIndex {
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
   /**
    * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and
-   * answers from the vectors read so far). An index whose vectors the pipeline writes also reads, here,
-   * the ones stored since its last pass.
+   * answers from the vectors read so far). A side index (no queue of its own) also reads, here, the
+   * vectors written or removed since its last pass (embeddings.seq and embedding_removals).
    */
   preload(): void
   /** True until every vector stored when the index was first used has been read. */
@@ -35,7 +35,7 @@ export interface SemanticIndex {
 }
 
 const QUERY_CACHE = 256
-/** Rows of embeddings read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
+/** Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
 const LOAD_SLICE = 500
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
@@ -61,19 +61,32 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     return index
   }
 
-  /** Rows of embeddings read so far (their rowid, in storing order); a pass resumes after it. */
-  let readTo = 0
+  /** Vector writes and removals applied so far (embedding_version's count; existing libraries' vectors have seq 0). */
+  let readTo = -1
+  /** The pass under way: the count it reads up to and the last vector read. */
+  let pass: { to: number; after: { seq: number; row: number } } | null = null
   let reading = false
   let loaded = false
-  const readsPipeline = !ownsQueue && embedder.filledBy === 'pipeline'
+  /** A side index has no queue: it reads, here, what was written or removed since its last pass. */
+  const follows = !ownsQueue
 
-  /** Reads one slice of the stored vectors; false once none are left. */
+  /** Reads one slice of the vectors written since the last pass (removals first); false once the pass is done. */
   const readSlice = (): boolean => {
-    const last = searchLastEmbeddingRow(db)
-    const to = Math.min(last, readTo + LOAD_SLICE)
-    for (const r of searchEmbeddingsBetween(db, embedder.model, readTo, to)) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
-    readTo = to
-    return to < last
+    if (!pass) {
+      const to = searchEmbeddingVersion(db)
+      for (const id of searchEmbeddingsRemoved(db, embedder.model, readTo, to)) { index?.remove(id); missing.delete(id) }
+      pass = { to, after: { seq: readTo, row: Number.MAX_SAFE_INTEGER } }
+    }
+    const rows = searchEmbeddingsChanged(db, embedder.model, pass.after, pass.to, LOAD_SLICE)
+    for (const r of rows) ensure(r.dim).upsert(r.bookmarkId, toFloat(r))
+    const last = rows.at(-1)
+    if (last && rows.length === LOAD_SLICE) {
+      pass.after = { seq: last.seq, row: last.row }
+      return true
+    }
+    readTo = pass.to
+    pass = null
+    return false
   }
   const slice = () => {
     reading = readSlice()
@@ -88,7 +101,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     }).unref()
   }
   const load = () => {
-    if (reading || (loaded && !(readsPipeline && searchLastEmbeddingRow(db) > readTo))) return
+    if (reading || (loaded && !(follows && searchEmbeddingVersion(db) > readTo))) return
     if (dim) ensure(dim)
     slice()
   }
@@ -117,7 +130,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       }
     }
     transaction(db, () => {
-      for (const w of writes) searchUpsertEmbedding(db, w)
+      for (const w of writes) writeEmbedding(db, w)
       searchQueueRemove(db, ids)
     })
   }
@@ -161,7 +174,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
         const vectors = await embedder.embed(inputs.map((i) => i.input), signal)
         transaction(db, () => {
           inputs.forEach(({ id, input }, i) => {
-            searchUpsertEmbedding(db, { bookmarkId: id, model: embedder.model, vector: vectors[i], contentHash: inputHash(input) })
+            writeEmbedding(db, { bookmarkId: id, model: embedder.model, vector: vectors[i], contentHash: inputHash(input) })
             ensure(vectors[i].length).upsert(id, vectors[i])
           })
         })

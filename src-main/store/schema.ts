@@ -239,7 +239,25 @@ export const embeddings = sqliteTable('embeddings', {
   encoding: text('encoding', { enum: ['f32', 'i8'] }).notNull(),
   vector: blob('vector', { mode: 'buffer' }).notNull(),
   contentHash: text('content_hash').notNull(),
-}, (t) => [primaryKey({ columns: [t.bookmarkId, t.model] })])
+  /** embedding_version's counter when the vector was last written (0 before migration 0014): indexes read past it. */
+  seq: integer('seq').notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.bookmarkId, t.model] }),
+  index('embeddings_model_seq_idx').on(t.model, t.seq),
+])
+
+/** One row (id 1): counts writes and removals of embeddings, so a vector index reads only what changed. */
+export const embeddingVersion = sqliteTable('embedding_version', {
+  id: integer('id').primaryKey(),
+  n: integer('n').notNull(),
+})
+
+/** Vectors removed (a trigger of migration 0014 writes these), at the embedding_version counter of their removal. */
+export const embeddingRemovals = sqliteTable('embedding_removals', {
+  seq: integer('seq').primaryKey(),
+  bookmarkId: integer('bookmark_id').notNull(),
+  model: text('model').notNull(),
+}, (t) => [index('embedding_removals_model_seq_idx').on(t.model, t.seq)])
 
 export const jobs = sqliteTable('jobs', {
   id: text('id').primaryKey(),

@@ -4,10 +4,13 @@ import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { insertBookmark, type BookmarkValues } from '../../src-main/store/queries/bookmark-writes.ts'
 
-/** A real SQLite library file in a temporary folder, for the search units' tests. */
-export function searchDb(): { db: Db; add(text: string, handle?: string): number; close(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'sheaf-search-unit-'))
-  const db = openDatabase({ file: join(dir, 'sheaf.db') })
+/**
+ * A real SQLite library file in a temporary folder, for the search units' tests; or in `dir` (kept on
+ * close, to be opened again), migrated by the migrations in `migrationsDir`.
+ */
+export function searchDb({ dir, migrationsDir }: { dir?: string; migrationsDir?: string } = {}): { db: Db; add(text: string, handle?: string): number; close(): void } {
+  const folder = dir ?? mkdtempSync(join(tmpdir(), 'sheaf-search-unit-'))
+  const db = openDatabase({ file: join(folder, 'sheaf.db'), migrationsDir })
   let n = 0
   const add = (text: string, handle = 'someone') => {
     n++
@@ -18,5 +21,9 @@ export function searchDb(): { db: Db; add(text: string, handle?: string): number
     }
     return insertBookmark(db, v, 0)
   }
-  return { db, add, close: () => { closeDatabase(db); rmSync(dir, { recursive: true, force: true }) } }
+  const close = () => {
+    closeDatabase(db)
+    if (!dir) rmSync(folder, { recursive: true, force: true })
+  }
+  return { db, add, close }
 }

@@ -3,7 +3,7 @@ import { LOCAL_EMBEDDING_MODEL } from '../../src-main/ai/index.ts'
 import { createEncoderEmbedder } from '../../src-main/search/embedder.ts'
 import { createLocalEmbedder, createSearch } from '../../src-main/search/index.ts'
 import { createSemanticIndex, inputHash } from '../../src-main/search/semantic.ts'
-import { searchUpsertEmbedding, transaction } from '../../src-main/store/faces/search.ts'
+import { writeEmbedding, transaction } from '../../src-main/store/faces/search.ts'
 import { searchDb } from './search-db.ts'
 
 const TOPICS = ['pruning roses in early spring', 'tuning sqlite indexes for reads', 'espresso grind size and pressure',
@@ -54,7 +54,7 @@ describe('loading the stored vectors', () => {
       for (let i = 0; i < 2000; i++) ids.push({ id: lib.add(`${texts[i % texts.length]} (${i})`), text: texts[i % texts.length], vector: vectors[i % texts.length] })
       ids.push({ id: lib.add(target), text: target, vector: vectors[texts.length] })
       transaction(lib.db, () => {
-        for (const p of ids) searchUpsertEmbedding(lib.db, { bookmarkId: p.id, model: LOCAL_EMBEDDING_MODEL, vector: p.vector, contentHash: inputHash(p.text) })
+        for (const p of ids) writeEmbedding(lib.db, { bookmarkId: p.id, model: LOCAL_EMBEDDING_MODEL, vector: p.vector, contentHash: inputHash(p.text) })
       })
       search.indexQueued()
       search.catchUp()
@@ -70,7 +70,7 @@ describe('loading the stored vectors', () => {
       // A vector the pipeline stores afterwards is read by a later search.
       const later = 'Getting a newborn to nap in the afternoon'
       const id = lib.add(later)
-      searchUpsertEmbedding(lib.db, { bookmarkId: id, model: LOCAL_EMBEDDING_MODEL, vector: (await encoder.embed([later]))[0], contentHash: inputHash(later) })
+      writeEmbedding(lib.db, { bookmarkId: id, model: LOCAL_EMBEDDING_MODEL, vector: (await encoder.embed([later]))[0], contentHash: inputHash(later) })
       await until(async () => (last = await search.search('baby sleep', { limit: 3 })).results.some((r) => r.bookmark.text === later))
       expect(last.results.map((r) => r.bookmark.text)).toContain(later)
     } finally {

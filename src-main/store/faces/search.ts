@@ -7,8 +7,9 @@ export { dataStamp, inTransaction, isOpen, readTransaction, transaction, type Db
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, searchDocuments, searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
-  searchEmbeddingsBetween, searchIndexInBackground, searchIndexQueued, searchLastEmbeddingRow, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
-  searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, searchUpsertEmbedding, searchVocabulary,
+  searchEmbeddingsChanged, searchEmbeddingsRemoved, searchEmbeddingVersion, searchIndexInBackground, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
+  searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, searchVocabulary,
   type SearchDocument, type SearchFilter, type SearchStoredEmbedding,
 } from '../queries/search.ts'
 export { searchQueuedMatching } from '../queries/text-match.ts'
+export { writeEmbedding } from '../queries/embeddings.ts'

@@ -1,11 +1,16 @@
 import { idList, stmt, type Db } from '../db.ts'
 
-/** Sentence vectors are stored little-endian; float32 unless `encoding` says int8. */
+/**
+ * Sentence vectors are stored little-endian; float32 unless `encoding` says int8. Every write takes the
+ * next embedding_version count as its seq (an upsert keeps the row's place, so the rowid cannot say it changed).
+ */
 export function writeEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
+  const seq = stmt(db, 'UPDATE embedding_version SET n = n + 1 WHERE id = 1 RETURNING n').pluck().get() as number
   const buf = Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength)
-  stmt(db, `INSERT INTO embeddings (bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)
-    ON CONFLICT (bookmark_id, model) DO UPDATE SET dim = excluded.dim, encoding = excluded.encoding, vector = excluded.vector, content_hash = excluded.content_hash`)
-    .run(e.bookmarkId, e.model, e.vector.length, buf, e.contentHash)
+  stmt(db, `INSERT INTO embeddings (bookmark_id, model, dim, encoding, vector, content_hash, seq) VALUES (?, ?, ?, 'f32', ?, ?, ?)
+    ON CONFLICT (bookmark_id, model) DO UPDATE SET dim = excluded.dim, encoding = excluded.encoding, vector = excluded.vector,
+    content_hash = excluded.content_hash, seq = excluded.seq`)
+    .run(e.bookmarkId, e.model, e.vector.length, buf, e.contentHash, seq)
 }
 
 /** Decodes a stored vector (f32 or i8 scaled to [-1, 1]). */

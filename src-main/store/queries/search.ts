@@ -215,24 +215,21 @@ export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[
   ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
     FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as SearchStoredEmbedding[]
 
+/** The count of vector writes and removals (embedding_version): when it moves, an index has something to read. */
+export const searchEmbeddingVersion = (db: Db): number => stmt(db, 'SELECT n FROM embedding_version WHERE id = 1').pluck().get() as number
+
 /**
- * The vectors of one model among rows `afterRow` (exclusive) to `toRow` of embeddings (by rowid: the
- * order they were first stored), so a load in slices reads a bounded stretch of the table each time
- * however few of its rows are this model's, and a later pass reads only rows added since.
+ * Up to `limit` vectors of one model written after `after` (a seq, then a rowid within it: existing
+ * libraries' vectors share seq 0) and up to seq `to`, in that order, so a load reads in bounded slices.
  */
-export const searchEmbeddingsBetween = (db: Db, model: string, afterRow: number, toRow: number): SearchStoredEmbedding[] =>
-  stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
-    FROM embeddings WHERE rowid > ? AND rowid <= ? AND model = ?`).all(afterRow, toRow, model) as SearchStoredEmbedding[]
+export const searchEmbeddingsChanged = (db: Db, model: string, after: { seq: number; row: number }, to: number, limit: number): Array<SearchStoredEmbedding & { seq: number; row: number }> =>
+  stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash, seq, rowid AS row FROM embeddings
+    WHERE model = ? AND (seq, rowid) > (?, ?) AND seq <= ? ORDER BY seq, rowid LIMIT ?`)
+    .all(model, after.seq, after.row, to, limit) as Array<SearchStoredEmbedding & { seq: number; row: number }>
 
-/** The newest row of embeddings (any model): when it moves, vectors were added. */
-export const searchLastEmbeddingRow = (db: Db): number => (stmt(db, 'SELECT max(rowid) FROM embeddings').pluck().get() as number | null) ?? 0
-
-export function searchUpsertEmbedding(db: Db, e: { bookmarkId: number; model: string; vector: Float32Array; contentHash: string }): void {
-  stmt(db, `INSERT INTO embeddings(bookmark_id, model, dim, encoding, vector, content_hash) VALUES (?, ?, ?, 'f32', ?, ?)
-    ON CONFLICT(bookmark_id, model) DO UPDATE SET dim = excluded.dim, encoding = 'f32', vector = excluded.vector,
-    content_hash = excluded.content_hash`)
-    .run(e.bookmarkId, e.model, e.vector.length, Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength), e.contentHash)
-}
+/** Posts whose vector of this model was removed after seq `after` and up to `to`. */
+export const searchEmbeddingsRemoved = (db: Db, model: string, after: number, to: number): number[] =>
+  stmt(db, 'SELECT bookmark_id FROM embedding_removals WHERE model = ? AND seq > ? AND seq <= ?').pluck().all(model, after, to) as number[]
 
 export const searchExistingIds = (db: Db, ids: readonly number[]): number[] =>
   stmt(db, 'SELECT id FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))').pluck().all(idList(ids)) as number[]
