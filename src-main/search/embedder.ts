@@ -16,6 +16,8 @@ export interface Embedder {
   readonly cosineFloor?: number
   /** The pipeline writes this model's post vectors; search only reads them (and embeds queries). */
   readonly filledBy?: 'pipeline'
+  /** False while embedding would start a second copy of a model another thread holds; the word vectors answer meanwhile. */
+  available?(): boolean
   close?(): Promise<void>
 }
 
@@ -37,9 +39,11 @@ const ENCODER_IDLE_MS = 120_000
 
 /**
  * The sentence encoder's vectors: the pipeline stores one per analysed post; queries are encoded in
- * a worker thread of their own (started on the first query, ~10 ms a query).
+ * a worker thread of their own (started on the first query, ~10 ms a query). While `deferWhile()`
+ * (a pipeline job holds the model in its worker) it is not started: two copies would add ~130 MB at
+ * the peak of a 100,000-post job.
  */
-export function createEncoderEmbedder({ idleMs = ENCODER_IDLE_MS }: { idleMs?: number } = {}): Embedder {
+export function createEncoderEmbedder({ idleMs = ENCODER_IDLE_MS, deferWhile = () => false }: { idleMs?: number; deferWhile?: () => boolean } = {}): Embedder {
   let runner: LocalRunner | null = null
   let idle: NodeJS.Timeout | null = null
   const close = async () => {
@@ -55,6 +59,7 @@ export function createEncoderEmbedder({ idleMs = ENCODER_IDLE_MS }: { idleMs?: n
     filledBy: 'pipeline',
     // Unrelated posts sit at 0.1-0.3 for this model; 0.4 measured best on the judged search set (MRR@10 0.737 vs 0.729 at 0.35).
     cosineFloor: 0.4,
+    available: () => runner !== null || !deferWhile(),
     async embed(texts) {
       if (idle) clearTimeout(idle)
       const r = (runner ??= createWorkerRunner({ existingTags: [], categories: [], examples: [] }))

@@ -18,6 +18,8 @@ export interface SearchDeps {
   embedder?: Embedder
   /** The sentence encoder (vectors from the pipeline); null turns it off. Defaults to a worker of its own. */
   encoder?: Embedder | null
+  /** While true the default encoder's query worker is not started (the pipeline's worker holds the model). */
+  encoderDeferred?: () => boolean
   /**
    * The active provider's embedding model, resolved per search (null = none). Its stored vectors are
    * used once they cover the library; until then, and whenever it fails, the embedder above answers.
@@ -70,7 +72,7 @@ export function createSearch(deps: SearchDeps): Search {
   const { db } = deps
   const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
   const side = createProviderSemantic({ db, log: deps.log })
-  const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
+  const encoder = deps.encoder === undefined ? createEncoderEmbedder({ deferWhile: deps.encoderDeferred }) : deps.encoder
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
   const blankVector = blankVectorOf()
@@ -89,7 +91,7 @@ export function createSearch(deps: SearchDeps): Search {
     } catch (e) {
       deps.log?.warn('search: could not resolve the embedding model; using the local vectors', e)
     }
-    return encoder ? side.ready(encoder) : null
+    return encoder && (encoder.available?.() ?? true) ? side.ready(encoder) : null
   }
   const resolveReranker = async (): Promise<Reranker | null> => {
     const r = deps.reranker
