@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { guardedFetch, MediaFetchError, type GuardedFetchOptions } from './guarded-fetch.ts'
 
@@ -24,7 +25,7 @@ export interface MediaCache {
   readonly dir: string
   /** Downloads `url` once (guarded) into the cache; a second call for the same URL reads the file. */
   fetch(url: string, signal?: AbortSignal): Promise<{ file: string; mime: string; data: Buffer }>
-  saveThumbnail(file: string, data: Buffer): string
+  saveThumbnail(file: string, data: Buffer): Promise<string>
   /** A cached file by its stored name; null when missing or the name is not one of ours. */
   read(file: string): { data: Buffer; mime: string } | null
 }
@@ -63,19 +64,50 @@ function createHostMemo(forMs: number, now: () => number) {
 const hostOf = (url: string): string | null => URL.parse(url)?.host ?? null
 
 const SAFE_NAME = /^[a-f0-9]{32}(\.thumb)?\.(jpg|png|gif|webp|avif)$/
+const ORIGINAL = /^([a-f0-9]{32})\.(jpg|png|gif|webp|avif)$/
+
+/**
+ * Which URL keys have a cached original, read from the directory once and kept up to date by this
+ * process: a lookup per image is then a map read, not a file-system probe per image type.
+ */
+function createCacheIndex(dir: string) {
+  let files: Promise<Map<string, string>> | null = null
+  const load = async () => new Map((await readdir(dir)).flatMap((f) => {
+    const m = ORIGINAL.exec(f)
+    return m ? [[m[1], f] as [string, string]] : []
+  }))
+  return {
+    get: async (key: string) => (await (files ??= load())).get(key) ?? null,
+    set: async (key: string, file: string) => void (await (files ??= load())).set(key, file),
+    forget: async (key: string) => void (await (files ??= load())).delete(key),
+  }
+}
+
+const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT'
 
 export function createMediaCache({ dir, allowPrivate, fetchOptions, unreachableForMs = 60_000, now = Date.now }: MediaCacheOptions): MediaCache {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const hosts = createHostMemo(unreachableForMs, now)
   const keyOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32)
-  const existing = (key: string) => TYPES.map(([ext]) => `${key}.${ext}`).find((f) => existsSync(join(dir, f))) ?? null
+  const cached = createCacheIndex(dir)
+  const readCached = async (key: string) => {
+    const file = await cached.get(key)
+    if (!file) return null
+    try {
+      return { file, mime: MIME_BY_EXT[file.split('.').pop()!], data: await readFile(join(dir, file)) }
+    } catch (e) {
+      if (!isMissing(e)) throw e
+      await cached.forget(key)
+      return null
+    }
+  }
 
   return {
     dir,
     async fetch(url, signal) {
       const key = keyOf(url)
-      const have = existing(key)
-      if (have) return { file: have, mime: MIME_BY_EXT[have.split('.').pop()!], data: readFileSync(join(dir, have)) }
+      const have = await readCached(key)
+      if (have) return have
       hosts.check(url)
       let data: Buffer
       try {
@@ -88,13 +120,14 @@ export function createMediaCache({ dir, allowPrivate, fetchOptions, unreachableF
       if (!type) throw new MediaFetchError('not an image (jpeg, png, gif, webp or avif)')
       const file = `${key}.${type.ext}`
       const tmp = join(dir, `${file}.${process.pid}.tmp`)
-      writeFileSync(tmp, data, { mode: 0o600 })
-      renameSync(tmp, join(dir, file))
+      await writeFile(tmp, data, { mode: 0o600 })
+      await rename(tmp, join(dir, file))
+      await cached.set(key, file)
       return { file, mime: type.mime, data }
     },
-    saveThumbnail(file, data) {
+    async saveThumbnail(file, data) {
       const name = `${file.split('.')[0]}.thumb.webp`
-      writeFileSync(join(dir, name), data, { mode: 0o600 })
+      await writeFile(join(dir, name), data, { mode: 0o600 })
       return name
     },
     read(file) {

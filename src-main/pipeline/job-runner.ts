@@ -4,8 +4,8 @@ import type { AiProvider, LocalRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import {
-  addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobError, jobItemsBelow, markJobItems,
-  setJobStatus, transaction, updateJobProgress, type Db, type JobRecord, type PipelineCategory,
+  addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobErrors, jobItemsBelow, markJobItems,
+  setJobStatus, transaction, updateJobProgress, type Db, type JobErrorWrite, type JobRecord, type PipelineCategory,
 } from '../store/faces/pipeline.ts'
 import { createReadingStore, type ImageTools, type RunContext, type Stage } from './context.ts'
 import { isBusy, retryBusy, waitForWriters, writeWhenFree } from './db-guard.ts'
@@ -40,6 +40,13 @@ export type RunOutcome = 'completed' | 'cancelled' | 'interrupted'
  */
 export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps): Promise<RunOutcome> {
   const { db } = deps
+  // Errors wait for the next batch write and go in its transaction: one statement per batch, not one
+  // commit per failed image, and a batch a crash loses leaves no errors behind to be recorded twice.
+  let pending: JobErrorWrite[] = []
+  const writeErrors = () => {
+    insertJobErrors(db, job.id, pending)
+    pending = []
+  }
   const ctx: RunContext = {
     jobId: job.id,
     force: job.force,
@@ -54,14 +61,15 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     categories: deps.categories,
     entities: createReadingStore(),
     remoteCategories: new Map(),
-    recordError: (bookmarkId, stage, message, fellBack = false) =>
-      insertJobError(db, { jobId: job.id, bookmarkId, stage, message, fellBack, now: deps.now() }),
+    recordError: (bookmarkId, stage, message, fellBack = false) => void pending.push({ bookmarkId, stage, message, fellBack, now: deps.now() }),
+    writeErrors,
     addUsage: (u) => addJobUsage(db, job.id, u),
     writable: () => waitForWriters(db, signal),
     async commit(ids, doneStage, write) {
       await writeWhenFree(db, () => {
         if (signal.aborted) return
         write?.()
+        writeErrors()
         markJobItems(db, job.id, ids, doneStage)
       }, { signal })
     },
@@ -102,6 +110,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
   if (signal.aborted && signal.reason === 'shutdown') return 'interrupted'
   const status = signal.aborted ? 'cancelled' : 'completed'
   const { processed, errors } = await retryBusy(db, () => {
+    if (!signal.aborted) transaction(db, writeErrors)
     const counts = { processed: countJobItemsAtLeast(db, job.id, 4), errors: countJobProblemPosts(db, job.id) }
     setJobStatus(db, job.id, status, deps.now(), { finished: true, ...counts })
     return counts
@@ -152,7 +161,10 @@ async function runIsolated(stage: Stage, ids: number[], ctx: RunContext, analyse
     if (ids.length === 1) {
       await retryBusy(ctx.db, () => {
         ctx.recordError(ids[0], stage.name as PipelineStage, `${stage.name} failed: ${(e as Error).message}`)
-        transaction(ctx.db, () => markJobItems(ctx.db, ctx.jobId, ids, stage.index))
+        transaction(ctx.db, () => {
+          ctx.writeErrors()
+          markJobItems(ctx.db, ctx.jobId, ids, stage.index)
+        })
       }, { signal: ctx.signal })
       return
     }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { lookup } from 'node:dns/promises'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -11,11 +11,13 @@ import { createMediaCache, guardedFetch, isPrivateAddress } from '../../src-main
 let server: Server
 let base: string
 let png: Buffer
+const served = new Map<string, number>()
 
 beforeAll(async () => {
   png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#336699' } }).png().toBuffer()
   server = createServer((req, res) => {
-    if (req.url === '/img.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png)
+    served.set(req.url!, (served.get(req.url!) ?? 0) + 1)
+    if (req.url === '/img.png' || req.url === '/again.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png)
     if (req.url === '/to-loopback') return res.writeHead(302, { location: `${base}/img.png` }).end()
     if (req.url === '/to-metadata') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
     if (req.url === '/big') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048))
@@ -113,5 +115,21 @@ describe('media cache: hosts that could not be reached', () => {
     setTimeout(() => ac.abort(), 50)
     await expect(pending).rejects.toThrow()
     expect((await cache.fetch(`${base}/img.png`)).mime).toBe('image/png')
+  })
+})
+
+describe('media cache: what is cached', () => {
+  it('is found by a new cache on the same directory, and a file removed behind its back is fetched again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sheaf-media-'))
+    const first = createMediaCache({ dir, allowPrivate: () => true })
+    const { file } = await first.fetch(`${base}/again.png`)
+    expect(served.get('/again.png')).toBe(1)
+    const second = createMediaCache({ dir, allowPrivate: () => true })
+    expect(await second.fetch(`${base}/again.png`)).toMatchObject({ file, mime: 'image/png' })
+    expect(served.get('/again.png')).toBe(1)
+    rmSync(join(dir, file))
+    expect((await second.fetch(`${base}/again.png`)).data.equals(png)).toBe(true)
+    expect(served.get('/again.png')).toBe(2)
+    expect(readdirSync(dir)).toEqual([file])
   })
 })

@@ -17,6 +17,8 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
   let base: string
   let png: Buffer
   let broken = -1
+  let held = -1
+  const holding: Array<() => void> = []
   const hits = new Map<string, number>()
 
   beforeAll(async () => {
@@ -26,6 +28,7 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
       hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1)
       const id = Number(/\/img\/(\d+)\.png/.exec(req.url!)?.[1])
       if (!id || id === broken) return res.writeHead(404).end()
+      if (id === held) return void holding.push(() => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(png))
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(png)
     })
     await new Promise<void>((r) => media.listen(0, '127.0.0.1', () => r()))
@@ -90,4 +93,22 @@ describeIf(hasSharedFixtures, NEEDS_FIXTURES)('vision_analysis and the media cac
     const detail = (await viewer.get(`/api/bookmarks/${sqliteOf(t.sheaf.db).prepare('SELECT bookmark_id FROM media WHERE id = ?').pluck().get(id)}`)).body
     expect(detail.media.some((m: { localUrl: string | null }) => m.localUrl === `/api/media/${id}`)).toBe(true)
   })
+
+  it('writes a batch\'s errors with the batch: none while it is still in flight, each once when it is written', async () => {
+    const db = sqliteOf(t.sheaf.db)
+    db.prepare("UPDATE media SET url = url || '?again', thumbnail_url = thumbnail_url || '?again', cache_path = NULL, thumb_path = NULL, fetch_error = NULL").run()
+    const ids = db.prepare('SELECT id FROM media ORDER BY id').pluck().all() as number[]
+    ;[broken, held] = [ids[0], ids.at(-1)!]
+    const { jobId } = (await admin.post('/api/categorize', { force: true })).body
+    await expect.poll(() => holding.length > 0 && hits.has(`/img/${broken}.png?again`), { timeout: 30_000 }).toBe(true)
+    // the 404 has been answered; its batch is still waiting for the held image
+    await new Promise((r) => setTimeout(r, 300))
+    expect(db.prepare('SELECT count(*) FROM job_errors WHERE job_id = ?').pluck().get(jobId)).toBe(0)
+    expect(db.prepare('SELECT count(*) FROM media WHERE fetch_error IS NOT NULL').pluck().get()).toBe(0)
+    holding.splice(0).forEach((release) => release())
+    await t.sheaf.pipeline.idle()
+    const errors = (await admin.get(`/api/categorize/${jobId}/errors`)).body.errors
+    expect(errors).toEqual([expect.objectContaining({ stage: 'vision_analysis', message: expect.stringMatching(new RegExp(`^image ${broken}: .*HTTP 404`)) })])
+    expect((await admin.get('/api/categorize')).body.job).toMatchObject({ status: 'completed', errors: 1 })
+  }, 120_000)
 })

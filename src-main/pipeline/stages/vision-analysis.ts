@@ -50,7 +50,7 @@ async function analyzeOne(postId: number, m: PipelineMedia, ctx: RunContext): Pr
   }
   const out: MediaAnalysisWrite = { ...base, cachePath: image.file }
   try {
-    out.thumbPath = ctx.mediaCache.saveThumbnail(image.file, await ctx.images.thumbnail(image.data))
+    out.thumbPath = await ctx.mediaCache.saveThumbnail(image.file, await ctx.images.thumbnail(image.data))
   } catch (e) {
     ctx.recordError(postId, 'vision_analysis', `image ${m.id}: thumbnail failed (${(e as Error).message})`)
   }

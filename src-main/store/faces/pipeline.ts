@@ -7,8 +7,9 @@ export { inTransaction, transaction, transactionIfFree, type Db } from '../db.ts
 export { knowledgeForBookmarks, type KnowledgeRecord } from '../queries/bookmark-knowledge.ts'
 export { countEmbeddings, embeddingPage, embeddingsFor, writeEmbedding } from '../queries/embeddings.ts'
 export {
-  addJobUsage, countJobItems, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, jobById, jobErrors, jobItemsBelow,
-  latestJob, markJobItems, setJobStatus, unfinishedJobs, updateJobProgress, type JobRecord,
+  addJobUsage, countJobItems, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, insertJobErrors, jobById, jobErrors, jobItemsBelow,
+  latestJob, markJobItems, setJobStatus, unfinishedJobs, updateJobProgress, type JobErrorWrite,
+  type JobRecord,
 } from '../queries/jobs.ts'
 export {
   allTagNames, analysedBookmarkIds, categoriesForPipeline, categoryLocks, countJobProblemPosts, loadPipelinePosts,

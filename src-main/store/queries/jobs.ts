@@ -62,9 +62,16 @@ export function markJobItems(db: Db, jobId: string, ids: readonly number[], stag
 
 export type JobErrorRecord = Omit<JobErrorRow, 'jobId'>
 
-export function insertJobError(db: Db, e: { jobId: string; bookmarkId: number | null; stage: string; message: string; fellBack: boolean; now: number }): void {
-  stmt(db, 'INSERT INTO job_errors (job_id, bookmark_id, stage, message, fell_back, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(e.jobId, e.bookmarkId, e.stage, e.message.slice(0, 1000), e.fellBack ? 1 : 0, e.now)
+export interface JobErrorWrite { bookmarkId: number | null; stage: string; message: string; fellBack: boolean; now: number }
+
+export const insertJobError = (db: Db, e: JobErrorWrite & { jobId: string }): void => insertJobErrors(db, e.jobId, [e])
+
+/** A job's errors in one statement, in the order given (the order they are listed in). */
+export function insertJobErrors(db: Db, jobId: string, errors: readonly JobErrorWrite[]): void {
+  if (errors.length === 0) return
+  stmt(db, `INSERT INTO job_errors (job_id, bookmark_id, stage, message, fell_back, created_at)
+    SELECT ?, e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3, e.value ->> 4 FROM json_each(?) e ORDER BY e.key`)
+    .run(jobId, JSON.stringify(errors.map((e) => [e.bookmarkId, e.stage, e.message.slice(0, 1000), e.fellBack ? 1 : 0, e.now])))
 }
 
 export const jobErrors = (db: Db, jobId: string, limit = 1000): JobErrorRecord[] =>
