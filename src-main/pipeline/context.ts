@@ -51,9 +51,8 @@ export interface RunContext {
   entities: ReadingStore
   /** Categories a remote provider suggested in semantic_tagging, used by categorization. */
   remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
-  /** Keeps an error for the next batch write (commit, or writeErrors inside a transaction). */
+  /** Keeps an error for the next batch write (`commit`), which writes it in the same transaction. */
   recordError(bookmarkId: number | null, stage: PipelineStage, message: string, fellBack?: boolean): void
-  writeErrors(): void
   addUsage(u: Usage): void
   /** Resolves when the shared connection has no foreign transaction open; await it right before writing. */
   writable(): Promise<void>

@@ -62,7 +62,6 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     entities: createReadingStore(),
     remoteCategories: new Map(),
     recordError: (bookmarkId, stage, message, fellBack = false) => void pending.push({ bookmarkId, stage, message, fellBack, now: deps.now() }),
-    writeErrors,
     addUsage: (u) => addJobUsage(db, job.id, u),
     writable: () => waitForWriters(db, signal),
     async commit(ids, doneStage, write) {
@@ -159,13 +158,8 @@ async function runIsolated(stage: Stage, ids: number[], ctx: RunContext, analyse
       return runIsolated(stage, ids, ctx, undefined, busyTries + 1)
     }
     if (ids.length === 1) {
-      await retryBusy(ctx.db, () => {
-        ctx.recordError(ids[0], stage.name as PipelineStage, `${stage.name} failed: ${(e as Error).message}`)
-        transaction(ctx.db, () => {
-          ctx.writeErrors()
-          markJobItems(ctx.db, ctx.jobId, ids, stage.index)
-        })
-      }, { signal: ctx.signal })
+      ctx.recordError(ids[0], stage.name as PipelineStage, `${stage.name} failed: ${(e as Error).message}`)
+      await ctx.commit(ids, stage.index)
       return
     }
     ctx.log.warn(`pipeline ${stage.name}: a batch of ${ids.length} failed (${(e as Error).message}); retrying one by one`)
