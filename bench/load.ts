@@ -62,6 +62,7 @@ const dataDir = await benchDataDir('load', libraryDb ? async (db) => {
   while ((sqliteOf(db).prepare('SELECT count(*) FROM post_keys_queue').pluck().get() as number) > 0) await new Promise((r) => setTimeout(r, 100))
   library.close()
 } : undefined, libraryDb)
+const spawnedAt = performance.now()
 const server = spawnServer(dataDir, {
   env: values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {},
 })
@@ -103,17 +104,29 @@ function upload(file: string): Promise<{ status: number; body: any; ms: number }
   })
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
-type Outcome = { ms: number; status: number; error?: string }
+// With a `timeout`, node:http's agent honours the server's `Keep-Alive: timeout=5` (it lets a free
+// socket go a second before); without one it keeps free sockets until the server closes them, and a
+// request sent as that close crosses it is reset: the client's race, not the server's.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 })
+type Outcome = { ms: number; status: number; error?: string; detail?: string }
+/** When each socket last finished a response: a reset says how long its socket had been idle. */
+const lastUsed = new WeakMap<object, number>()
 function get(path: string, timeoutMs = 30_000): Promise<Outcome> {
   const t0 = performance.now()
   return new Promise((resolve) => {
     const req = http.get(base + path, { agent, headers: { cookie } }, (res) => {
-      res.resume().on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0 }))
-        .on('error', (e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, error: e.code ?? e.message }))
+      res.resume().on('end', () => {
+        lastUsed.set(req.socket!, performance.now())
+        resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0 })
+      }).on('error', (e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, error: e.code ?? e.message }))
     })
+    let idleMs = -1
+    req.once('socket', (s) => { const at = lastUsed.get(s); idleMs = at === undefined ? -1 : Math.round(t0 - at) })
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })))
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, error: e.code ?? e.message }))
+    req.on('error', (e: NodeJS.ErrnoException) => resolve({
+      ms: performance.now() - t0, status: 0, error: e.code ?? e.message,
+      detail: `${e.code ?? e.message} after ${Math.round(performance.now() - t0)} ms on a ${req.reusedSocket ? `reused socket idle ${idleMs} ms` : 'new socket'}`,
+    }))
   })
 }
 
@@ -130,7 +143,7 @@ const mix = values.mix!.split(',').map((k) => KINDS.indexOf(k.trim()))
 if (mix.some((k) => k < 0)) throw new Error(`--mix takes ${KINDS.join(', ')} (got ${values.mix})`)
 
 interface Cpu { httpMsPerRequest: number; httpShare: number; processMs: number }
-interface Summary { requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }>; cpu?: Cpu }
+interface Summary { failures?: string[]; requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }>; cpu?: Cpu }
 const pct = (xs: number[], q: number) => {
   if (xs.length === 0) return 0
   const s = [...xs].sort((a, b) => a - b)
@@ -152,6 +165,7 @@ function summarise(out: (Outcome & { kind: string })[], wallMs: number): Summary
     p50: pct(ms, 0.5), p95: pct(ms, 0.95), p99: pct(ms, 0.99), max: Math.round(Math.max(0, ...ms)),
     perSecond: Math.round(out.length / (wallMs / 1000)),
     byKind,
+    failures: out.filter((o) => o.error).map((o) => `${o.kind}: ${o.detail ?? o.error}`),
   }
 }
 
@@ -227,7 +241,10 @@ const rssLibrary = rss()
 const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const importRun = values['no-import'] ? Promise.resolve({ status: 0, body: { imported: 0 }, ms: 0 }) : upload(importFile)
 const job = values['no-pipeline'] ? { jobId: '', totalBookmarks: 0 } : await (await post('/api/categorize', {})).json() as { jobId: string; totalBookmarks: number }
+const sinceSpawn = () => Math.round((performance.now() - spawnedAt) / 100) / 10
+const busyFrom = sinceSpawn()
 const busy = await withCpu(() => openLoop(mix, seconds))
+const busyTo = sinceSpawn()
 const imported = await importRun
 const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100)
 
@@ -260,7 +277,10 @@ const table = [
   '',
   `p50/p95 by kind, busy: ${kinds(busy)}`,
   `p50/p95 by kind, settled: ${kinds(settled)}`,
+  ...[['busy', busy], ['settled', settled], ['search alone', searchAlone]].flatMap(([name, s]) =>
+    (s as Summary).failures?.length ? [`failed, ${name}: ${(s as Summary).failures!.join('; ')}`] : []),
   `server RSS: ${rssLibrary} MB with the library, peak ${peakRss} MB, ${rssEnd} MB at the end (sampled every 100 ms)`,
+  `busy phase from ${busyFrom} s to ${busyTo} s after the server was started (for bench/profile-stretches.ts --from --to)`,
   `search index: settled ${seedSettle.ms} ms after the library import (${seedSettle.pending} left), ${afterSettle.ms} ms after the busy phase (${afterSettle.pending} left)`,
   '',
 ].join('\n')
@@ -270,5 +290,5 @@ process.stdout.write(JSON.stringify({
   import: { ms: Math.round(imported.ms), status: imported.status, imported: imported.body.imported }, pipelineJob: job,
   busy, settled, searchAlone, rssMb: { library: rssLibrary, peak: peakRss, end: rssEnd }, settle: { library: seedSettle, afterBusy: afterSettle },
   targets: { busyP95: 100, busyP99: 250, settledP95: 15, searchPerSecond: 500, searchP95: 50, rssMb: 700 },
-  elapsedS: Math.round((Date.now() - startedAt) / 1000),
+  busyPhaseS: [busyFrom, busyTo], elapsedS: Math.round((Date.now() - startedAt) / 1000),
 }, null, 2) + '\n')

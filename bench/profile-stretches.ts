@@ -3,7 +3,9 @@
  * `SHEAF_BENCH_CPU_PROF=DIR node bench/load.ts`) and prints each stretch of at least --min-ms without
  * an idle sample (the event loop never waited for I/O: requests queued behind it), with the functions
  * it spent its time in (inclusive, and self), then the same for the whole profile.
- * Usage: node bench/profile-stretches.ts --read DIR|FILE [--min-ms 100] [--top 12] [--stretches 15]
+ * Usage: node bench/profile-stretches.ts --read DIR|FILE [--min-ms 100] [--top 12] [--stretches 15] [--from S] [--to S]
+ *   --from/--to: only the samples between S seconds after the profile began (about when the process
+ *   started; bench/load.ts prints where its phases fell on that clock).
  *   DIR: the thread whose file name ends in .0.NNN.cpuprofile (the main thread) is read.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -16,6 +18,7 @@ interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[
 
 const { values } = parseArgs({ options: {
   read: { type: 'string' }, 'min-ms': { type: 'string', default: '100' }, top: { type: 'string', default: '12' }, stretches: { type: 'string', default: '15' },
+  from: { type: 'string', default: '0' }, to: { type: 'string', default: 'Infinity' },
 } })
 if (!values.read) throw new Error('--read DIR|FILE is required')
 
@@ -68,9 +71,14 @@ const whole = tally()
 const stretches: Array<Tally & { at: number }> = []
 let current: (Tally & { at: number }) | null = null
 let clock = 0
+const [from, to] = [Number(values.from) * 1000, Number(values.to) * 1000]
 for (let i = 0; i < profile.samples.length; i++) {
   const id = profile.samples[i]
   const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000
+  if (clock < from || clock > to) {
+    clock += (profile.timeDeltas[i] ?? 0) / 1000
+    continue
+  }
   if (isIdle(id)) {
     if (current && current.ms >= minMs) stretches.push(current)
     current = null

@@ -65,6 +65,24 @@ function answerClientErrors(server: Server): void {
   })
 }
 
+/**
+ * Node closes a kept-alive connection when its idle time-out fires, but after the thread was held
+ * (a long task) timers run before sockets are read: a request the client sent in time was still
+ * unread, and closing over unread data resets the connection (the load bench's resets). The close
+ * waits for the sockets to be read (setImmediate runs after the poll phase); a connection that
+ * received anything meanwhile is left to its request, under the header and request time-outs.
+ */
+function closeIdleAfterReading(server: Server): void {
+  server.on('timeout', (socket: Socket) => {
+    const bytes = socket.bytesRead
+    setImmediate(() => {
+      const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+      if (socket.destroyed || answering || socket.bytesRead !== bytes) return
+      socket.destroy()
+    })
+  })
+}
+
 interface Arriving { req: IncomingMessage; res: ServerResponse; bytes: number; since: number }
 
 /**
@@ -118,7 +136,8 @@ const requestErrorResponse = (e: unknown): Response => {
 /**
  * @hono/node-server's `serve`, with the time-outs a home server wants and every refusal made before
  * the app answers carrying `{error, code}`: Node's own (clientError), the adapter's (errorHandler),
- * and a body that stops arriving (watchBodies).
+ * a body that stops arriving (watchBodies), and no kept-alive connection closed under a request that
+ * arrived while the thread was held (closeIdleAfterReading).
  */
 export function serveGuarded(options: GuardedServeOptions, onListening: (info: AddressInfo) => void): Server {
   const { limits } = options
@@ -136,6 +155,7 @@ export function serveGuarded(options: GuardedServeOptions, onListening: (info: A
     requireHostHeader: false,
   }, listener)
   answerClientErrors(server)
+  closeIdleAfterReading(server)
   const stop = watchBodies(server, limits.bodyTimeoutMs)
   server.once('close', stop)
   server.listen(options.port, options.hostname, () => onListening(server.address() as AddressInfo))
