@@ -143,13 +143,19 @@ const mix = values.mix!.split(',').map((k) => KINDS.indexOf(k.trim()))
 if (mix.some((k) => k < 0)) throw new Error(`--mix takes ${KINDS.join(', ')} (got ${values.mix})`)
 
 interface Cpu { httpMsPerRequest: number; httpShare: number; processMs: number }
-interface Summary { failures?: string[]; requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }>; cpu?: Cpu }
+interface Summary { p95BySecond?: number[]; failures?: string[]; requests: number; ok: number; errors: number; resets: number; timeouts: number; p50: number; p95: number; p99: number; max: number; perSecond: number; byKind: Record<string, { p50: number; p95: number }>; cpu?: Cpu }
 const pct = (xs: number[], q: number) => {
   if (xs.length === 0) return 0
   const s = [...xs].sort((a, b) => a - b)
   return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 10) / 10
 }
-function summarise(out: (Outcome & { kind: string })[], wallMs: number): Summary {
+/** p95 of the requests sent in each second of an open-loop phase: when its queues formed. */
+const bySecond = (out: { ms: number; second?: number }[]): number[] => {
+  const seconds: number[][] = []
+  for (const o of out) if (o.second !== undefined) (seconds[o.second] ??= []).push(o.ms)
+  return Array.from(seconds, (xs) => Math.round(pct(xs ?? [], 0.95)))
+}
+function summarise(out: (Outcome & { kind: string; second?: number })[], wallMs: number): Summary {
   const ms = out.map((o) => o.ms)
   const byKind: Summary['byKind'] = {}
   for (const k of new Set(out.map((o) => o.kind))) {
@@ -165,6 +171,7 @@ function summarise(out: (Outcome & { kind: string })[], wallMs: number): Summary
     p50: pct(ms, 0.5), p95: pct(ms, 0.95), p99: pct(ms, 0.99), max: Math.round(Math.max(0, ...ms)),
     perSecond: Math.round(out.length / (wallMs / 1000)),
     byKind,
+    p95BySecond: bySecond(out),
     failures: out.filter((o) => o.error).map((o) => `${o.kind}: ${o.detail ?? o.error}`),
   }
 }
@@ -180,7 +187,7 @@ async function withCpu(phase: () => Promise<Summary>): Promise<Summary> {
 
 /** Open loop: one request every 1000/rate ms whatever the answers do; waits for the stragglers. */
 async function openLoop(kinds: number[], secs: number): Promise<Summary> {
-  const out: (Outcome & { kind: string })[] = []
+  const out: (Outcome & { kind: string; second: number })[] = []
   const pending: Promise<void>[] = []
   const t0 = performance.now()
   const total = Math.round(rate * secs)
@@ -189,7 +196,7 @@ async function openLoop(kinds: number[], secs: number): Promise<Summary> {
     const wait = due - performance.now()
     if (wait > 1) await new Promise((r) => setTimeout(r, wait))
     const k = kinds[i % kinds.length]
-    pending.push(get(MIX[k](i)).then((o) => { out.push({ ...o, kind: KINDS[k] }) }))
+    pending.push(get(MIX[k](i)).then((o) => { out.push({ ...o, kind: KINDS[k], second: Math.floor((due - t0) / 1000) }) }))
   }
   await Promise.all(pending)
   return summarise(out, performance.now() - t0)
@@ -277,6 +284,7 @@ const table = [
   '',
   `p50/p95 by kind, busy: ${kinds(busy)}`,
   `p50/p95 by kind, settled: ${kinds(settled)}`,
+  `busy p95 ms by second sent: ${busy.p95BySecond?.join(' ')}`,
   ...[['busy', busy], ['settled', settled], ['search alone', searchAlone]].flatMap(([name, s]) =>
     (s as Summary).failures?.length ? [`failed, ${name}: ${(s as Summary).failures!.join('; ')}`] : []),
   `server RSS: ${rssLibrary} MB with the library, peak ${peakRss} MB, ${rssEnd} MB at the end (sampled every 100 ms)`,

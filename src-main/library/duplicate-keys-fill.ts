@@ -1,8 +1,11 @@
+import { createPacer, type Pacer } from '../background/index.ts'
 import { keysOfStored } from '../duplicates/index.ts'
 import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
 
 /** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import). */
 const CHUNK = 200
+/** The share of the HTTP thread the fill takes at most while requests are being answered. */
+const BUSY_SHARE = 0.1
 /** A post's page keys what is still queued first when this little is left (a small import, a test); more waits for the background. */
 const CATCH_UP_MAX = 2000
 
@@ -16,10 +19,14 @@ export interface KeyFill {
  * Duplicate keys are made here, off the import's path: the importer only queues new and changed posts
  * (post_keys_queue, one set-based statement per batch), and migration 0010 queued every post of an older
  * library. A chunk of 200 posts per tick (~4 ms on a quiet machine), each in its own short transaction,
- * never while another write is open, 10 ms apart: about 7 s for a 100,000-post import. An empty queue
- * is looked at once a second.
+ * never while another write is open, 10 ms apart: about 7 s for a 100,000-post import. While requests
+ * are being answered the ticks take a tenth of the thread at most (`pacer`): after bench/load.ts's
+ * import they took 170 ms of every second, and requests queued behind them. An empty queue is looked
+ * at once a second.
  */
-export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; everyMs?: number; idleMs?: number }): KeyFill {
+export function startKeyFill({ db, everyMs = 10, idleMs = 1000, pacer = createPacer({ share: BUSY_SHARE, idleMs: everyMs }) }: {
+  db: Db; everyMs?: number; idleMs?: number; pacer?: Pacer
+}): KeyFill {
   /** 'busy': a write is open (here or on another connection); 'done': nothing queued; 'more': keep going. */
   const step = (waitForLock = false): 'busy' | 'done' | 'more' => {
     if (!isOpen(db) || inTransaction(db)) return 'busy'
@@ -38,14 +45,14 @@ export function startKeyFill({ db, everyMs = 10, idleMs = 1000 }: { db: Db; ever
   const tick = () => {
     timer = null
     if (stopped || !isOpen(db)) return
-    let s: ReturnType<typeof step>
+    let s: ReturnType<typeof step> = 'done'
+    let pauseMs = everyMs
     try {
-      s = step()
+      ({ value: s, pauseMs } = pacer.slice(() => step()))
     } catch {
       // A timer that throws ends the server: whatever failed (the lock held past the busy time-out) is tried later.
-      s = 'done'
     }
-    timer = setTimeout(tick, s === 'done' ? idleMs : everyMs)
+    timer = setTimeout(tick, s === 'done' ? idleMs : pauseMs)
     timer.unref()
   }
   timer = setTimeout(tick, 0)

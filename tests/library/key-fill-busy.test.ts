@@ -35,3 +35,27 @@ describe('duplicate keys while another connection holds the write lock', () => {
     }
   })
 })
+
+describe('duplicate keys while requests are being answered', () => {
+  it('waits between chunks what its pacer says (a tenth of a busy thread at most)', async () => {
+    const lib = searchDb()
+    const client = sqliteOf(lib.db)
+    try {
+      for (let i = 0; i < 600; i++) lib.add(`post number ${i} about pruning roses`)
+      client.prepare('INSERT OR IGNORE INTO post_keys_queue(bookmark_id) SELECT id FROM bookmarks').run()
+      const slices: number[] = []
+      // A thread this busy: each chunk is followed by a long pause.
+      const pacer = { slice: <T>(work: () => T) => { const value = work(); slices.push(queued(client)); return { value, pauseMs: 60_000 } } }
+      const fill = startKeyFill({ db: lib.db, everyMs: 1, idleMs: 20, pacer })
+      try {
+        await new Promise((r) => setTimeout(r, 300))
+        expect(slices).toEqual([400])
+        expect(queued(client)).toBe(400)
+      } finally {
+        fill.stop()
+      }
+    } finally {
+      lib.close()
+    }
+  })
+})

@@ -1,0 +1,44 @@
+import { performance, type EventLoopUtilization } from 'node:perf_hooks'
+
+/**
+ * Work done on the HTTP thread in slices between requests (duplicate keys after an import) has to
+ * leave the thread to the requests while they come in: with 200 requests a second taking ~0.6 of it,
+ * a key fill running every 10 ms filled the rest, and requests queued behind it for seconds
+ * (bench/load.ts). So after a slice the pause before the next one keeps the work to `share` of the
+ * thread while requests were being answered since the last slice, and is `idleMs` otherwise.
+ */
+export interface Pacer {
+  /** Runs one slice of the work: its result, and how long to wait before the next slice. */
+  slice<T>(work: () => T): { value: T; pauseMs: number }
+}
+
+export interface PacerOptions {
+  /** The largest share of the thread the work takes while it is answering requests (0-1). */
+  share: number
+  /** The pause between slices while nothing else runs. */
+  idleMs: number
+  /** Event-loop utilisation between slices above which the thread counts as answering requests. */
+  busyAbove?: number
+  /** Utilisation since `since` (tests pass their own). */
+  utilisation?: (since: EventLoopUtilization) => number
+}
+
+/** The pause after a slice of `sliceMs`: `share` of the thread at most while it is busy. */
+export const pauseAfter = (sliceMs: number, busy: boolean, { share, idleMs }: Pick<PacerOptions, 'share' | 'idleMs'>): number =>
+  busy ? Math.max(idleMs, sliceMs * (1 / share - 1)) : idleMs
+
+export function createPacer(options: PacerOptions): Pacer {
+  const { busyAbove = 0.05, utilisation = (since) => performance.eventLoopUtilization(since).utilization } = options
+  let since = performance.eventLoopUtilization()
+  return {
+    slice(work) {
+      const busy = utilisation(since) > busyAbove
+      const t0 = performance.now()
+      try {
+        return { value: work(), pauseMs: pauseAfter(performance.now() - t0, busy, options) }
+      } finally {
+        since = performance.eventLoopUtilization()
+      }
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { createPacer, pauseAfter } from '../../src-main/background/index.ts'
+
+const hold = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end) { /* a slice of work */ } }
+
+describe('pacing background slices on the HTTP thread', () => {
+  it('while requests are answered, the pause keeps the work to its share of the thread', () => {
+    expect(pauseAfter(4, true, { share: 0.1, idleMs: 10 })).toBeCloseTo(36)
+    expect(pauseAfter(30, true, { share: 0.25, idleMs: 1 })).toBeCloseTo(90)
+    // never shorter than the idle pause
+    expect(pauseAfter(0.2, true, { share: 0.1, idleMs: 10 })).toBe(10)
+  })
+
+  it('an idle thread gets the idle pause whatever the slice took', () => {
+    expect(pauseAfter(40, false, { share: 0.1, idleMs: 10 })).toBe(10)
+  })
+
+  it('measures the slice it runs and asks the thread how busy it was since the last one', () => {
+    const seen: number[] = []
+    let busy = 0.9
+    const pacer = createPacer({ share: 0.1, idleMs: 10, utilisation: (since) => { seen.push(since.active); return busy } })
+    const first = pacer.slice(() => { hold(5); return 'a' })
+    expect(first.value).toBe('a')
+    expect(first.pauseMs).toBeGreaterThanOrEqual(45)
+    busy = 0.01
+    expect(pacer.slice(() => hold(5)).pauseMs).toBe(10)
+    expect(seen).toHaveLength(2)
+    // the second slice asked about the time since the first ended, not since the pacer was made
+    expect(seen[1]).toBeGreaterThanOrEqual(seen[0])
+  })
+
+  it('a slice that throws still leaves the pacer usable', () => {
+    const pacer = createPacer({ share: 0.5, idleMs: 3, utilisation: () => 0 })
+    expect(() => pacer.slice(() => { throw new Error('locked') })).toThrow('locked')
+    expect(pacer.slice(() => 1)).toEqual({ value: 1, pauseMs: 3 })
+  })
+})
