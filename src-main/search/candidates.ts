@@ -6,6 +6,7 @@ import {
 } from '../store/faces/search.ts'
 import { approxBm25, COSINE_FLOOR, type TermMatcher } from './evidence.ts'
 import { phraseExpr, termExpr, type Understanding } from './query-understanding.ts'
+import { recentUnindexed } from './recent-unindexed.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**
@@ -67,12 +68,18 @@ export function lexicalCandidates(db: Db, q: Understanding, small: number[] | nu
     // Under SCORE_CAP matches there is nothing to cap: the query finding where the cap starts is spared.
     found = searchLexical(db, match, q.filter, CANDIDATES, matches <= SCORE_CAP ? Infinity : SCORE_CAP)
   }
-  return searchBacklog(db, 1).words === 0 ? found : [...found, ...unindexedCandidates(db, q, counts, small)].sort((a, b) => b.score - a.score).slice(0, CANDIDATES)
+  if (searchBacklog(db, 1).words === 0) return found
+  const key = JSON.stringify([unindexedWords(q), q.filter, small?.length ?? null])
+  // Reused matches may since have been indexed, and found above as well.
+  const seen = new Set(found.map((c) => c.id))
+  const unindexed = recentUnindexed(db, key, () => unindexedCandidates(db, q, counts, small)).filter((c) => !seen.has(c.id))
+  return [...found, ...unindexed].sort((a, b) => b.score - a.score).slice(0, CANDIDATES)
 }
 
+const unindexedWords = (q: Understanding): string[] => [...q.matchers.map((m) => m.corrected ?? m.term.replace(/\*+$/, '')), ...q.parsed.phrases]
+
 function unindexedCandidates(db: Db, q: Understanding, counts: Map<string, number>, small: number[] | null): Candidate[] {
-  const words = [...q.matchers.map((m) => m.corrected ?? m.term.replace(/\*+$/, '')), ...q.parsed.phrases]
-  let ids = searchQueuedMatching(db, words, CANDIDATES)
+  let ids = searchQueuedMatching(db, unindexedWords(q), CANDIDATES)
   if (ids.length === 0) return []
   const allowed = new Set(small ?? (hasSearchFilter(q.filter) ? searchFilterIds(db, q.filter, ids) : ids))
   ids = ids.filter((id) => allowed.has(id))

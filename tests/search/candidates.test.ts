@@ -4,6 +4,8 @@ import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
 import { searchFtsQueueSize, searchIndexQueued } from '../../src-main/store/faces/search.ts'
+import { beginWrite } from '../../src-main/store/queries/bookmark-writes.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
 
 describe('candidate retrieval', () => {
@@ -41,5 +43,48 @@ describe('candidate retrieval', () => {
     const near = await semanticCandidates(lib.db, index, await index.embedQuery(q.semanticText), q, null, async () => null)
     expect(near[0]?.id).toBe(ids.bread)
     expect(near.map((n) => n.id)).not.toContain(ids.k8s)
+  })
+})
+
+describe('matches among posts not indexed yet, while an import writes', () => {
+  const lib = searchDb()
+  let understand: ReturnType<typeof createQueryUnderstanding>
+  beforeAll(() => {
+    lib.add('Pruning roses in early spring', 'gardener')
+    while (searchIndexQueued(lib.db, 64) > 0);
+    understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
+  })
+  afterAll(() => lib.close())
+  const found = (text: string) => {
+    const q = understand(text)
+    return lexicalCandidates(lib.db, q, narrowPosts(lib.db, q.filter)).map((c) => c.id)
+  }
+
+  it('reuses the pass over the queue for a second while an import transaction is open, not after it commits', () => {
+    const first = lib.add('Roses after the first flush want pruning', 'gardener')
+    expect(found('pruning roses')).toContain(first)
+    const write = beginWrite(lib.db)
+    const during = lib.add('Pruning climbing roses on a wall', 'gardener')
+    // The import writes every few ms; each search re-reading the queue filled the HTTP thread.
+    expect(found('pruning roses')).not.toContain(during)
+    write.commit()
+    expect(found('pruning roses')).toEqual(expect.arrayContaining([first, during]))
+  })
+
+  it('an edit outside an import is found by the next search at once', () => {
+    expect(found('espresso')).toEqual([])
+    const added = lib.add('Espresso at home with a lever machine', 'barista')
+    expect(found('espresso')).toEqual([added])
+  })
+
+  it('a reused match that has since been indexed is proposed once', () => {
+    const added = lib.add('Espresso grinders compared', 'barista')
+    const other = lib.add('Tomatoes want deep watering', 'gardener')
+    const before = found('espresso grinders')
+    expect(before[0]).toBe(added)
+    while (searchIndexQueued(lib.db, 64) > 0);
+    // Queued again for the index (as a new summary does): the library itself has not changed.
+    sqliteOf(lib.db).prepare('INSERT INTO search_fts_queue(bookmark_id) VALUES (?)').run(other)
+    expect(found('espresso grinders')).toEqual(before)
   })
 })

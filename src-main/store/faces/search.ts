@@ -3,7 +3,7 @@
  * filters and result rows. Every function takes the opaque `Db` that openDatabase returns; nothing else of the
  * store is search's to call.
  */
-export { dataStamp, inTransaction, isOpen, readTransaction, transaction, type Db } from '../db.ts'
+export { dataStamp, inTransaction, isOpen, libraryStamp, readTransaction, transaction, type Db } from '../db.ts'
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, searchDocuments, searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
