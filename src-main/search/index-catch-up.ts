@@ -1,4 +1,5 @@
 import { inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/faces/search.ts'
+import { createPacer } from '../background/index.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**
@@ -22,11 +23,13 @@ export interface IndexCatchUp {
 export const INDEX_BATCH = 64
 /** A slice of background indexing (a batch takes a few ms). */
 const SLICE_MS = 10
-/** Pause after a slice when requests were answered since the last one (a quarter of the thread at most), and when none were. */
-const BUSY_PAUSE_MS = 3 * SLICE_MS
+/**
+ * The share of the thread the slices take at most while requests are answered. The pause after a
+ * slice follows what the slice took: a batch can overrun SLICE_MS (a vector batch waiting for the
+ * write lock, an FTS merge), and a fixed 30 ms pause then gave the slices half the thread or more.
+ */
+const BUSY_SHARE = 0.25
 const IDLE_PAUSE_MS = 1
-/** Event-loop utilisation (0-1) between slices above which the thread counts as answering requests. */
-const BUSY_UTILISATION = 0.05
 const RETRY_MS = 1000
 /**
  * A word backlog longer than a batch goes to the maintenance thread (unless a write transaction is
@@ -39,7 +42,7 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
   let timer: NodeJS.Timeout | null = null
   let closed = false
   let failing = false
-  let since = performance.eventLoopUtilization()
+  const pacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS })
 
   const indexQueued = (budgetMs: number): number => {
     const until = performance.now() + budgetMs
@@ -66,12 +69,10 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
   const slice = () => {
     timer = null
     if (closed || !isOpen(db)) return
-    const busy = performance.eventLoopUtilization(since).utilization > BUSY_UTILISATION
     try {
-      const more = (!wordsInBackground() && indexQueued(SLICE_MS) > 0) || semantic.catchUp(SLICE_MS) > 0
+      const { value: more, pauseMs } = pacer.slice(() => (!wordsInBackground() && indexQueued(SLICE_MS) > 0) || semantic.catchUp(SLICE_MS) > 0)
       failing = false
-      since = performance.eventLoopUtilization()
-      if (more) kick(busy ? BUSY_PAUSE_MS : IDLE_PAUSE_MS)
+      if (more) kick(pauseMs)
     } catch (e) {
       // Say, another writer holding the lock: retried a second later.
       if (!failing) log?.warn('search: could not update the index; retrying', e)
@@ -82,7 +83,6 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
 
   function kick(delayMs = 5) {
     if (timer || closed) return
-    since = performance.eventLoopUtilization()
     timer = setTimeout(slice, delayMs)
     timer.unref()
   }
