@@ -42,3 +42,33 @@ export function createPacer(options: PacerOptions): Pacer {
     },
   }
 }
+
+export interface BatchPacingOptions {
+  /** Event-loop utilisation since the last batch above which the thread counts as saturated. */
+  busyAbove?: number
+  /** The longest pause after one batch. */
+  maxPauseMs?: number
+  /** Utilisation and active time since `since` (tests pass their own). */
+  utilisation?: (since: EventLoopUtilization) => { utilization: number; active: number }
+  sleep?: (ms: number) => Promise<void>
+}
+
+/**
+ * Between the batches of a job that does part of its work on this thread (the pipeline's writes, its
+ * image stage when every fetch fails at once): when the thread was nearly saturated since the last
+ * batch, requests were queueing behind the job, so the next batch waits as long as the thread was
+ * busy (up to `maxPauseMs`), which leaves it at least half to them; otherwise a turn of the event loop.
+ * bench/load.ts: the image stage took 330-530 ms of every second for 3 s of its busy phase.
+ */
+export function createBatchPacing(options: BatchPacingOptions = {}): () => Promise<void> {
+  const {
+    busyAbove = 0.9, maxPauseMs = 250, utilisation = (since) => performance.eventLoopUtilization(since),
+    sleep = (ms) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))),
+  } = options
+  let since = performance.eventLoopUtilization()
+  return async () => {
+    const { utilization, active } = utilisation(since)
+    await sleep(utilization > busyAbove ? Math.min(maxPauseMs, active) : 0)
+    since = performance.eventLoopUtilization()
+  }
+}

@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
 import type { AiProvider, LocalRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
+import { createBatchPacing } from '../background/index.ts'
 import type { MediaCache } from '../media/index.ts'
 import {
   addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobErrors, jobItemsBelow, markJobItems,
@@ -74,6 +75,8 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     },
   }
   const total = countJobItems(db, job.id)
+  // A pause between batches while requests queue behind the job (its writes and cheap stages run here).
+  const betweenBatches = createBatchPacing()
   for (const stage of STAGES) {
     if (signal.aborted) break
     const ids = jobItemsBelow(db, job.id, stage.index)
@@ -102,7 +105,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
       if (signal.aborted) break
       current += batch.length
       await emit()
-      await yieldToLoop()
+      await betweenBatches()
     }
     if (!signal.aborted) await stage.finish?.(ctx)
   }

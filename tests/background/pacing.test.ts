@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createPacer, pauseAfter } from '../../src-main/background/index.ts'
+import { createBatchPacing, createPacer, pauseAfter } from '../../src-main/background/index.ts'
 
 const hold = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end) { /* a slice of work */ } }
 
@@ -33,5 +33,38 @@ describe('pacing background slices on the HTTP thread', () => {
     const pacer = createPacer({ share: 0.5, idleMs: 3, utilisation: () => 0 })
     expect(() => pacer.slice(() => { throw new Error('locked') })).toThrow('locked')
     expect(pacer.slice(() => 1)).toEqual({ value: 1, pauseMs: 3 })
+  })
+})
+
+describe('pacing a job between its batches', () => {
+  const pacing = (utilization: number, active: number) => {
+    const slept: number[] = []
+    const next = createBatchPacing({ utilisation: () => ({ utilization, active }), sleep: async (ms) => void slept.push(ms) })
+    return { next, slept }
+  }
+
+  it('waits as long as the thread was busy when it was saturated (requests queueing behind the job)', async () => {
+    const { next, slept } = pacing(0.97, 120)
+    await next()
+    await next()
+    expect(slept).toEqual([120, 120])
+  })
+
+  it('never waits longer than its cap', async () => {
+    const { next, slept } = pacing(1, 4000)
+    await next()
+    expect(slept).toEqual([250])
+  })
+
+  it('only yields a turn of the event loop while the thread has time to spare', async () => {
+    const { next, slept } = pacing(0.6, 300)
+    await next()
+    expect(slept).toEqual([0])
+  })
+
+  it('by default measures the event loop and returns', async () => {
+    const next = createBatchPacing({ maxPauseMs: 5 })
+    await next()
+    await next()
   })
 })
