@@ -44,7 +44,7 @@ export function createPacer(options: PacerOptions): Pacer {
 }
 
 export interface BatchPacingOptions {
-  /** Event-loop utilisation since the last batch above which the thread counts as saturated. */
+  /** Event-loop utilisation since the last batch above which requests count as queueing behind the job. */
   busyAbove?: number
   /** The longest pause after one batch. */
   maxPauseMs?: number
@@ -55,14 +55,15 @@ export interface BatchPacingOptions {
 
 /**
  * Between the batches of a job that does part of its work on this thread (the pipeline's writes, its
- * image stage when every fetch fails at once): when the thread was nearly saturated since the last
- * batch, requests were queueing behind the job, so the next batch waits as long as the thread was
- * busy (up to `maxPauseMs`), which leaves it at least half to them; otherwise a turn of the event loop.
- * bench/load.ts: the image stage took 330-530 ms of every second for 3 s of its busy phase.
+ * image stage when every fetch fails at once): when the thread was three quarters busy or more since
+ * the last batch, requests were queueing behind the job, so the next batch waits as long as the thread
+ * was busy (up to `maxPauseMs`), which leaves it at least half to them; otherwise a turn of the event
+ * loop. bench/load.ts: the image stage took 330-530 ms of every second for 3 s of its busy phase
+ * (and still 320-440 ms with the pause from 0.9).
  */
 export function createBatchPacing(options: BatchPacingOptions = {}): () => Promise<void> {
   const {
-    busyAbove = 0.9, maxPauseMs = 250, utilisation = (since) => performance.eventLoopUtilization(since),
+    busyAbove = 0.75, maxPauseMs = 250, utilisation = (since) => performance.eventLoopUtilization(since),
     sleep = (ms) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))),
   } = options
   let since = performance.eventLoopUtilization()

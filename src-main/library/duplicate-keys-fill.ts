@@ -2,8 +2,8 @@ import { createPacer, type Pacer } from '../background/index.ts'
 import { keysOfStored } from '../duplicates/index.ts'
 import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
 
-/** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import). */
-const CHUNK = 200
+/** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import, 200 up to 54 ms on a loaded machine). */
+const CHUNK = 100
 /** The share of the HTTP thread the fill takes at most while requests are being answered. */
 const BUSY_SHARE = 0.1
 /** A post's page keys what is still queued first when this little is left (a small import, a test); more waits for the background. */
@@ -18,13 +18,13 @@ export interface KeyFill {
 /**
  * Duplicate keys are made here, off the import's path: the importer only queues new and changed posts
  * (post_keys_queue, one set-based statement per batch), and migration 0010 queued every post of an older
- * library. A chunk of 200 posts per tick (~4 ms on a quiet machine), each in its own short transaction,
- * never while another write is open, 10 ms apart: about 7 s for a 100,000-post import. While requests
+ * library. A chunk of 100 posts per tick (~2 ms on a quiet machine), each in its own short transaction,
+ * never while another write is open, 5 ms apart: about 7 s for a 100,000-post import. While requests
  * are being answered the ticks take a tenth of the thread at most (`pacer`): after bench/load.ts's
  * import they took 170 ms of every second, and requests queued behind them. An empty queue is looked
  * at once a second.
  */
-export function startKeyFill({ db, everyMs = 10, idleMs = 1000, pacer = createPacer({ share: BUSY_SHARE, idleMs: everyMs }) }: {
+export function startKeyFill({ db, everyMs = 5, idleMs = 1000, pacer = createPacer({ share: BUSY_SHARE, idleMs: everyMs }) }: {
   db: Db; everyMs?: number; idleMs?: number; pacer?: Pacer
 }): KeyFill {
   /** 'busy': a write is open (here or on another connection); 'done': nothing queued; 'more': keep going. */

@@ -49,8 +49,11 @@ describe('duplicate keys while requests are being answered', () => {
       const fill = startKeyFill({ db: lib.db, everyMs: 1, idleMs: 20, pacer })
       try {
         await new Promise((r) => setTimeout(r, 300))
-        expect(slices).toEqual([400])
-        expect(queued(client)).toBe(400)
+        // One chunk, then the pause.
+        expect(slices).toHaveLength(1)
+        expect(slices[0]).toBeGreaterThan(0)
+        expect(slices[0]).toBeLessThan(600)
+        expect(queued(client)).toBe(slices[0])
       } finally {
         fill.stop()
       }
