@@ -3,7 +3,7 @@ import type { AiProvider, EnginePost, LocalRunner, PostReading, Usage } from '..
 import { createOcr, imageStats, makeThumbnail, visualTags, type Entities, type Ocr } from '../ai/local/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
-import type { Db, PipelineCategory, PipelinePost } from '../store/faces/pipeline.ts'
+import type { Db, PipelineCategory, PipelinePost } from '../store/index.ts'
 
 export interface ImageTools {
   thumbnail(image: Buffer): Promise<Buffer>

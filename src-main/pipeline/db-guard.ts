@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { inTransaction, transaction, transactionIfFree, type Db } from '../store/faces/pipeline.ts'
+import { inTransaction, transaction, transactionIfFree, type Db } from '../store/index.ts'
 
 /** SQLite said another writer holds the lock (another connection, or the busy timeout ran out). */
 export function isBusy(e: unknown): boolean {

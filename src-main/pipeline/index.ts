@@ -3,7 +3,7 @@ import type { PipelineEvent, PipelineJob, PipelineJobError, RetryPipelineBody, S
 import type { AiProvider } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
-import { jobById, jobErrors, latestJob, type Db, type JobRecord } from '../store/faces/pipeline.ts'
+import { jobById, jobErrors, latestJob, type Db, type JobRecord } from '../store/index.ts'
 import { createImageTools, type ImageTools } from './context.ts'
 import { createEventHub, watchHub } from './events.ts'
 import { createJobLifecycle } from './job-lifecycle.ts'

@@ -4,7 +4,7 @@ import type { RetryPipelineBody, StartPipelineBody, StartPipelineResult } from '
 import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
 import {
   failedBookmarkIds, insertJob, jobById, latestJob, postsAnalysedWithoutVector, selectDueBookmarkIds, setJobStatus, unfinishedJobs, type JobRecord,
-} from '../store/faces/pipeline.ts'
+} from '../store/index.ts'
 import { retryBusy, waitForWriters } from './db-guard.ts'
 import { holdingComplete } from './events.ts'
 import { launchJob, type LaunchDeps, type Launched } from './launch-job.ts'

@@ -6,7 +6,7 @@ import type { MediaCache } from '../media/index.ts'
 import {
   addJobUsage, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobErrors, jobItemsBelow, markJobItems,
   setJobStatus, transaction, updateJobProgress, type Db, type JobErrorWrite, type JobRecord, type PipelineCategory,
-} from '../store/faces/pipeline.ts'
+} from '../store/index.ts'
 import { createReadingStore, type ImageTools, type RunContext, type Stage } from './context.ts'
 import { isBusy, retryBusy, waitForWriters, writeWhenFree } from './db-guard.ts'
 import { overallProgress, type EventHub } from './events.ts'

@@ -1,5 +1,5 @@
 import type { PipelineEvent, PipelineJob } from '../../src-shared/schemas/pipeline.ts'
-import type { JobRecord } from '../store/faces/pipeline.ts'
+import type { JobRecord } from '../store/index.ts'
 
 export const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString())
 

@@ -1,5 +1,5 @@
 import type { StartPipelineBody, StartPipelineResult } from '../../src-shared/schemas/pipeline.ts'
-import type { JobRecord } from '../store/faces/pipeline.ts'
+import type { JobRecord } from '../store/index.ts'
 
 /** `localOnly`: the job runs on the local models whatever provider is configured (an upgrade). */
 export type StartOptions = { localOnly?: boolean }

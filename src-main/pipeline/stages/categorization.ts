@@ -6,7 +6,7 @@ import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
   categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
   replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, userCategoryExamples, type Db, type KnowledgeRecord, type PipelinePost,
-} from '../../store/faces/pipeline.ts'
+} from '../../store/index.ts'
 import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 import { threadSuggestions, type Suggestion } from './thread-categories.ts'

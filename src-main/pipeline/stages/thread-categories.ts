@@ -2,7 +2,7 @@ import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import {
   embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, tagsForBookmarks, threadParts, threadPlacesOf, type Db, type PipelinePost,
-} from '../../store/faces/pipeline.ts'
+} from '../../store/index.ts'
 import { toEnginePost, type RunContext } from '../context.ts'
 
 export type Suggestion = { categoryId: number; confidence: number }
