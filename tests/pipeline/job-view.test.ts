@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jobView } from '../../src-main/pipeline/job-view.ts'
+import { jobView } from '../../src-main/pipeline/index.ts'
 import { insertJob, jobById, setJobStatus, updateJobProgress } from '../../src-main/store/index.ts'
 import { searchDb } from '../search/search-db.ts'
 

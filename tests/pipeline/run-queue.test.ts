@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRunQueue } from '../../src-main/pipeline/run-queue.ts'
+import { createRunQueue } from '../../src-main/pipeline/job-lifecycle.ts'
 import { insertJob, jobById, type JobRecord } from '../../src-main/store/index.ts'
 import { searchDb } from '../search/search-db.ts'
 import { addPeople } from './unit-deps.ts'
