@@ -1,13 +1,13 @@
 // Lint = the machine-checked half of the architecture (see /docs/decisions.md, "Import direction").
 // 1. eslint-plugin-boundaries: which folder may import which, and capabilities only through index.ts.
 // 2. no-restricted-imports per scope: the few npm packages that belong to one folder, and each folder's
-//    face on the store (src-main/store/faces.ts: which names of store/index.ts it may import).
+//    face on the store (src-main/store/faces.json: which names of store/index.ts it may import).
 // 3. typescript-eslint and react-hooks for the usual correctness rules.
+import { readFileSync } from 'node:fs'
 import js from '@eslint/js'
 import boundaries from 'eslint-plugin-boundaries'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
-import { STORE_FACES } from './src-main/store/faces.ts'
 
 const el = (...types) => ({ element: { types: { anyOf: types } } })
 
@@ -58,12 +58,13 @@ const DB = [
   { name: 'drizzle-orm', message: 'Queries live in src-main/store/queries/; call them through src-main/store.' },
 ]
 const DB_PATTERN = { group: ['drizzle-orm/*'], message: 'Queries live in src-main/store/queries/; call them through src-main/store.' }
-// What a folder may take from the store's index.ts: its face in src-main/store/faces.ts, or nothing.
+// What a folder may take from the store's index.ts: its face in src-main/store/faces.json, or nothing.
+const STORE_FACES = JSON.parse(readFileSync(new URL('./src-main/store/faces.json', import.meta.url), 'utf8')).faces
 const STORE_INDEX = '/store/index\\.ts$'
-const NO_FACE = { regex: STORE_INDEX, message: 'This folder has no face on the store: give it one in src-main/store/faces.ts.' }
+const NO_FACE = { regex: STORE_INDEX, message: 'This folder has no face on the store: give it one in src-main/store/faces.json.' }
 const storeFace = (name) => ({
-  regex: STORE_INDEX, allowImportNames: [...STORE_FACES[name]],
-  message: `${name} calls the store through its face (src-main/store/faces.ts); a name it needs is added there.`,
+  regex: STORE_INDEX, allowImportNames: STORE_FACES[name].names,
+  message: `${name} calls the store through its face (src-main/store/faces.json); a name it needs is added there.`,
 })
 const CAPABILITIES_WITH_FACES = Object.keys(STORE_FACES).filter((name) => name !== 'app')
 

@@ -1,7 +1,7 @@
 /**
  * The store: the library's SQLite database (better-sqlite3 and drizzle; neither leaves this folder).
  * Every name the rest of src-main may call, each exported once from the module that defines it. Which
- * folder may import which of them is its face in ./faces.ts (app opens and closes the database; library,
+ * folder may import which of them is its face in ./faces.json (app opens and closes the database; library,
  * search, pipeline, auth, member, ... each their own), and lint (eslint.config.js) holds each to its
  * own. `Db` is opaque outside the store.
  */
