@@ -1,6 +1,6 @@
 import { createPacer, type Pacer } from '../background/index.ts'
 import { keysOfStored } from '../duplicates/index.ts'
-import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
+import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/index.ts'
 
 /** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import, 200 up to 54 ms on a loaded machine). */
 const CHUNK = 100

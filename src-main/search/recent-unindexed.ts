@@ -1,4 +1,4 @@
-import { inTransaction, libraryStamp, type Db } from '../store/faces/search.ts'
+import { inTransaction, libraryStamp, type Db } from '../store/index.ts'
 import type { Candidate } from './candidates.ts'
 
 /** How long a query's matches among the posts not in the word index yet are reused (as a list's `q`, library/bookmarks.ts). */
