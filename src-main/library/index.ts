@@ -1,7 +1,7 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import type { Logger } from '../app/logger.ts'
-import { listImportHistory, transaction, type Db } from '../store/index.ts'
+import { checkpointOffThread, listImportHistory, transaction, type Db } from '../store/index.ts'
 import { assembleThreads } from '../threads/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'
@@ -43,6 +43,8 @@ export function createLibrary(deps: LibraryDeps) {
     languages?.kick()
     deps.onImported?.(ids)
   } })
+  // Commits on this connection run on the HTTP thread: SQLite's automatic checkpoint leaves it.
+  checkpointOffThread(db)
   const keyFill = startKeyFill({ db })
   const stats = createStats({ db })
   const mindmap = createMindmap({ db })

@@ -4,7 +4,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { stopMaintenance } from './maintenance.ts'
+import { checkpointInBackground, stopMaintenance } from './maintenance.ts'
 import * as schema from './schema.ts'
 
 /** The driver's handle (drizzle over better-sqlite3): only src-main/store/ sees it. */
@@ -110,6 +110,9 @@ function backup(client: Database.Database, file: string, log: (msg: string) => v
   const old = readdirSync(dir).filter((f) => f.startsWith('sheaf-') && f.endsWith('.db')).sort()
   for (const f of old.slice(0, Math.max(0, old.length - KEEP_BACKUPS))) rmSync(join(dir, f))
 }
+
+/** The WAL is copied into the database file on the maintenance thread, never inside a commit here (see maintenance.ts). */
+export const checkpointOffThread = (db: Db): boolean => checkpointInBackground(sqliteOf(db))
 
 export function closeDatabase(db: Db): void {
   const client = sqliteOf(db)
