@@ -16,6 +16,7 @@ export { createClaudeCliProvider, claudeCliStatus, type ClaudeCliOptions, type C
 export { createLocalProvider, toEnginePost } from './providers/local.ts'
 export { createInProcessRunner, createWorkerRunner, type LocalRunner } from './providers/local-runner.ts'
 export { createWorkerPool } from './providers/local-pool.ts'
+export { createEncoderHost, sharedEncoderHost, type EncoderHost } from './providers/encoder-host.ts'
 export { LOCAL_MODEL, LOCAL_EMBEDDING_MODEL, ossReportOf, type EnginePost, type EngineConfig, type OssReport, type PostReading, type SemanticResult } from './providers/local-engine.ts'
 export { isAbort, RemoteError } from './providers/remote-call.ts'
 export { RERANK_PROMPT_VERSION } from './prompts/rerank.ts'

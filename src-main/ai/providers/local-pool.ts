@@ -9,8 +9,8 @@ const SPLIT_FROM = 32
  * Several worker runners behind one LocalRunner face, so a job uses every core. Per-post work is
  * split across the workers in order; configuration goes to all of them, and the related-post index,
  * built once, is shared by all of them.
- * The sentence model runs in the first worker only (stage 3 and encoding), so the library's tags have
- * one vocabulary and the model one copy.
+ * Stage 3 runs in the first worker only, so the library's tags have one vocabulary; the sentence model
+ * itself is the process's one copy (encoder-host.ts), which every worker and search's queries share.
  */
 export function createWorkerPool(config: EngineConfig, size = Math.min(2, availableParallelism())): LocalRunner {
   if (size <= 1) return createWorkerRunner(config, { background: true })
@@ -25,8 +25,7 @@ export function createWorkerPool(config: EngineConfig, size = Math.min(2, availa
   return {
     offThread: true,
     entities: (posts) => split(posts, (w, part) => w.entities(part)),
-    // The sentence model lives in the first worker alone: one copy (~160 MB) instead of one per worker.
-    // On ONNX Runtime it reads ~200 posts/s on one core, so the other core stays free for requests.
+    // The model reads ~200 posts/s on one core (its own thread), so the other core stays free for requests.
     semantic: (items) => main.semantic(items),
     categorize: (items) => split(items, (w, part) => w.categorize(part)),
     encode: (texts) => main.encode(texts),

@@ -1,10 +1,15 @@
-import { Worker } from 'node:worker_threads'
+import { Worker, type MessagePort } from 'node:worker_threads'
+import { sharedEncoderHost, type EncoderHost } from './encoder-host.ts'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
+import { WORKER_LIMITS } from './worker-limits.ts'
 
 type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
 export type Op = keyof Ops
-/** What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority). */
-export type WorkerStart = { config: EngineConfig; background: boolean }
+/**
+ * What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority).
+ * Its sentence vectors come through `encoderPort`, from the process's one model (encoder-host.ts).
+ */
+export type WorkerStart = { config: EngineConfig; background: boolean; encoderPort: MessagePort }
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
 export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<Awaited<ReturnType<Ops[K]>>> } & {
@@ -39,25 +44,21 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
 }
 
 /**
- * A worker holds ~50 MB after a full collection at 100,000 posts; uncapped, V8 let each grow to ~200 MB
- * between collections (bench/pipeline.ts: 880-1,010 MB peak for the process, 780-900 with the cap).
- * The young generation's default lets each worker keep 32 MB of new space; at 12 it keeps 8 MB,
- * ~24 MB less resident per worker for a few more minor collections.
- */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 }
-
-/**
  * The local models in a worker thread (Node 22 runs the .ts entry directly), so a long job never
  * blocks the HTTP server. Requests are answered in order; a crashed worker fails what is pending.
  */
-export function createWorkerRunner(config: EngineConfig, { background = false }: { background?: boolean } = {}): LocalRunner {
+export function createWorkerRunner(config: EngineConfig, { background = false, encoder = sharedEncoderHost() }: { background?: boolean; encoder?: EncoderHost } = {}): LocalRunner {
   let seq = 0
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   let dead: Error | null = null
   let worker: Worker | null = null
   const start = (): Worker => {
-    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: { config, background } satisfies WorkerStart, resourceLimits: WORKER_LIMITS })
+    const lease = encoder.lease()
+    const w = new Worker(new URL('./local-worker.ts', import.meta.url), {
+      workerData: { config, background, encoderPort: lease.port } satisfies WorkerStart, transferList: [lease.port], resourceLimits: WORKER_LIMITS,
+    })
     w.unref()
+    w.once('exit', lease.release)
     w.on('message', (m: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
       const p = pending.get(m.seq)
       if (!p) return

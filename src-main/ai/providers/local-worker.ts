@@ -1,14 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { lowerThreadPriority } from '../../background/index.ts'
-import { encodeTexts } from '../local/sentence-encoder.ts'
+import { encoderOverPort } from '../local/encoder-port.ts'
+import { encodeTexts, useSentenceEncoder } from '../local/sentence-encoder.ts'
 import type { Engine } from './local-engine.ts'
 import type { Op, WorkerStart } from './local-runner.ts'
 
 // Worker-thread entry: one engine, one message at a time, in order (see local-runner.ts).
 const start = workerData as WorkerStart
 if (start.background) lowerThreadPriority()
-// The rest of the engine (language models, vocabularies: ~35 MB) loads on its first use, so a worker
-// that only encodes (search's query worker) holds the sentence model alone.
+useSentenceEncoder(encoderOverPort(start.encoderPort))
+// The engine (language models, vocabularies: ~35 MB) loads on its first use: a worker asked only to encode needs none of it.
 let engine: Promise<Engine> | null = null
 const engineOf = () => (engine ??= import('./local-engine.ts').then(({ createEngine }) => createEngine(start.config)))
 
