@@ -1,7 +1,9 @@
 // Lint = the machine-checked half of the architecture (see /docs/decisions.md, "Import direction").
 // 1. eslint-plugin-boundaries: which folder may import which, and capabilities only through index.ts.
-// 2. no-restricted-imports per scope: the few npm packages that belong to one folder.
+// 2. no-restricted-imports per scope: the few npm packages that belong to one folder, and each folder's
+//    face on the store (src-main/store/faces.json: which names of store/index.ts it may import).
 // 3. typescript-eslint and react-hooks for the usual correctness rules.
+import { readFileSync } from 'node:fs'
 import js from '@eslint/js'
 import boundaries from 'eslint-plugin-boundaries'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -42,18 +44,7 @@ const boundaryPolicies = [
     disallow: {
       to: { element: { types: { anyOf: ['capability', 'store', 'http'] }, fileInternalPath: '!**/index.ts' } },
     },
-    message: 'import the folder\'s public face (its index.ts; the store\'s: faces/<capability>.ts), not its internals',
-  },
-  // The store has a face per capability (src-main/store/faces/NAME.ts: what that capability may call)
-  // and index.ts, which opens and closes the database, for the composition root.
-  {
-    from: el('capability'),
-    disallow: { to: { element: { type: 'store', fileInternalPath: 'index.ts' } } },
-    message: 'a capability calls the store through its own face, src-main/store/faces/<capability>.ts',
-  },
-  {
-    from: el('capability'),
-    allow: { to: { element: { type: 'store', fileInternalPath: 'faces/{{ from.element.captured.name }}.ts' } } },
+    message: 'import the folder\'s public face (its index.ts), not its internals',
   },
   // ...except inside one folder (a later matching policy wins).
   { allow: { dependency: { relationship: { to: 'internal' } } } },
@@ -67,6 +58,15 @@ const DB = [
   { name: 'drizzle-orm', message: 'Queries live in src-main/store/queries/; call them through src-main/store.' },
 ]
 const DB_PATTERN = { group: ['drizzle-orm/*'], message: 'Queries live in src-main/store/queries/; call them through src-main/store.' }
+// What a folder may take from the store's index.ts: its face in src-main/store/faces.json, or nothing.
+const STORE_FACES = JSON.parse(readFileSync(new URL('./src-main/store/faces.json', import.meta.url), 'utf8')).faces
+const STORE_INDEX = '/store/index\\.ts$'
+const NO_FACE = { regex: STORE_INDEX, message: 'This folder has no face on the store: give it one in src-main/store/faces.json.' }
+const storeFace = (name) => ({
+  regex: STORE_INDEX, allowImportNames: STORE_FACES[name].names,
+  message: `${name} calls the store through its face (src-main/store/faces.json); a name it needs is added there.`,
+})
+const CAPABILITIES_WITH_FACES = Object.keys(STORE_FACES).filter((name) => name !== 'app')
 
 export default tseslint.config(
   {
@@ -129,11 +129,19 @@ export default tseslint.config(
   {
     files: ['src-main/**'],
     ignores: ['src-main/desktop/**', 'src-main/http/**', 'src-main/app/**', 'src-main/store/**'],
-    rules: { 'no-restricted-imports': restricted([ELECTRON, ...DB], [HONO, DB_PATTERN]) },
+    rules: { 'no-restricted-imports': restricted([ELECTRON, ...DB], [HONO, DB_PATTERN, NO_FACE]) },
+  },
+  ...CAPABILITIES_WITH_FACES.map((name) => ({
+    files: [`src-main/${name}/**`],
+    rules: { 'no-restricted-imports': restricted([ELECTRON, ...DB], [HONO, DB_PATTERN, storeFace(name)]) },
+  })),
+  {
+    files: ['src-main/http/**'],
+    rules: { 'no-restricted-imports': restricted([ELECTRON, ...DB], [DB_PATTERN]) },
   },
   {
-    files: ['src-main/http/**', 'src-main/app/**'],
-    rules: { 'no-restricted-imports': restricted([ELECTRON, ...DB], [DB_PATTERN]) },
+    files: ['src-main/app/**'],
+    rules: { 'no-restricted-imports': restricted([ELECTRON, ...DB], [DB_PATTERN, storeFace('app')]) },
   },
   {
     files: ['src-main/store/**'],

@@ -1,5 +1,5 @@
 import type { SecretStore } from '../secrets/index.ts'
-import type { Db } from '../store/faces/auth.ts'
+import type { Db } from '../store/index.ts'
 import { createApiTokens } from './api-tokens.ts'
 import { createInvites } from './invites.ts'
 import { createSessions } from './sessions.ts'

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { AppError } from '../../src-shared/errors.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { INVITE_DEFAULT_TTL_DAYS, type Invite } from '../../src-shared/schemas/users.ts'
-import * as store from '../store/faces/auth.ts'
+import { type Db, findInviteByHash, findInviteById, insertInvite, type InviteRow, listInvites, markInvite } from '../store/index.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** 160 random bits; the 4-character hint leaves well over 128 unknown. */
@@ -21,20 +21,20 @@ function newCode(): string {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
-function status(row: store.InviteRow, now: number): Invite['status'] {
+function status(row: InviteRow, now: number): Invite['status'] {
   if (row.revokedAt !== null) return 'revoked'
   if (row.usedAt !== null) return 'used'
   return row.expiresAt <= now ? 'expired' : 'active'
 }
 
 export interface InviteDeps {
-  db: store.Db
+  db: Db
   clock: () => number
 }
 
 /** Invite codes: single use, expiring, revocable, unguessable, stored only as a SHA-256 hash. */
 export function createInvites({ db, clock }: InviteDeps) {
-  const toInvite = (row: store.InviteRow): Invite => ({
+  const toInvite = (row: InviteRow): Invite => ({
     id: row.id,
     hint: row.hint,
     role: row.role,
@@ -49,7 +49,7 @@ export function createInvites({ db, clock }: InviteDeps) {
   function create(input: { role: Role; expiresInDays?: number; createdBy: number | null }) {
     const code = newCode()
     const now = clock()
-    const row = store.insertInvite(db, {
+    const row = insertInvite(db, {
       codeHash: hashInviteCode(code),
       hint: code.slice(0, HINT_LENGTH),
       role: input.role,
@@ -62,18 +62,18 @@ export function createInvites({ db, clock }: InviteDeps) {
 
   /** Must run inside the transaction that creates the user, so a code is never spent twice. */
   function consume(code: string, userIdFor: (role: Role) => number): void {
-    const row = store.findInviteByHash(db, hashInviteCode(code))
+    const row = findInviteByHash(db, hashInviteCode(code))
     const state = row ? status(row, clock()) : 'unknown'
     if (!row || state !== 'active') {
       const why = { unknown: 'is not valid', used: 'has already been used', expired: 'has expired', revoked: 'has been revoked' }
       throw new AppError('VALIDATION_ERROR', `This invite code ${why[state as keyof typeof why] ?? 'is not valid'}; ask an admin for a new one.`, { field: 'inviteCode' })
     }
-    store.markInvite(db, row.id, { usedAt: clock(), usedBy: userIdFor(row.role) })
+    markInvite(db, row.id, { usedAt: clock(), usedBy: userIdFor(row.role) })
   }
 
   /** The role an active code grants, or an error saying why it cannot be used. */
   function peek(code: string): Role {
-    const row = store.findInviteByHash(db, hashInviteCode(code))
+    const row = findInviteByHash(db, hashInviteCode(code))
     if (!row || status(row, clock()) !== 'active') {
       throw new AppError('VALIDATION_ERROR', 'This invite code is not valid (unknown, used, expired or revoked); ask an admin for a new one.', { field: 'inviteCode' })
     }
@@ -83,14 +83,14 @@ export function createInvites({ db, clock }: InviteDeps) {
   /** Revoke by the full code or by the invite's numeric id. */
   function revoke(codeOrId: string): Invite {
     const row = /^\d+$/.test(codeOrId)
-      ? store.findInviteById(db, Number(codeOrId))
-      : store.findInviteByHash(db, hashInviteCode(codeOrId))
+      ? findInviteById(db, Number(codeOrId))
+      : findInviteByHash(db, hashInviteCode(codeOrId))
     if (!row) throw new AppError('NOT_FOUND', 'No such invite code.')
-    if (row.revokedAt === null && row.usedAt === null) store.markInvite(db, row.id, { revokedAt: clock() })
-    return toInvite(store.findInviteById(db, row.id)!)
+    if (row.revokedAt === null && row.usedAt === null) markInvite(db, row.id, { revokedAt: clock() })
+    return toInvite(findInviteById(db, row.id)!)
   }
 
-  const list = (): Invite[] => store.listInvites(db).map(toInvite)
+  const list = (): Invite[] => listInvites(db).map(toInvite)
 
   return { create, consume, peek, revoke, list }
 }

@@ -1,6 +1,6 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { RegisterBody, SetupBody, User } from '../../src-shared/schemas/users.ts'
-import * as store from '../store/faces/auth.ts'
+import { countUsers, type Db, findUserByEmail, findUserById, insertUser, transaction, type UserRow } from '../store/index.ts'
 import type { Invites } from './invites.ts'
 import { createDummyHash, hashPassword, verifyPassword } from './passwords.ts'
 import type { SigningKey } from './signing-key.ts'
@@ -8,7 +8,7 @@ import { signToken, verifyToken, type TokenClaims } from './tokens.ts'
 import { toUser } from './users.ts'
 
 export interface SessionDeps {
-  db: store.Db
+  db: Db
   key: SigningKey
   invites: Invites
   clock: () => number
@@ -32,7 +32,7 @@ export function createSessions({ db, key, invites, clock, bcryptCost }: SessionD
   }
 
   async function login(email: string, password: string): Promise<Session> {
-    const row = store.findUserByEmail(db, email.trim().toLowerCase())
+    const row = findUserByEmail(db, email.trim().toLowerCase())
     dummyHash ??= createDummyHash(bcryptCost)
     const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyHash))
     if (!row || !ok) throw new AppError('UNAUTHORIZED', BAD_LOGIN)
@@ -42,13 +42,13 @@ export function createSessions({ db, key, invites, clock, bcryptCost }: SessionD
   async function register(body: RegisterBody): Promise<Session> {
     invites.peek(body.inviteCode)
     const passwordHash = await hashPassword(body.password, bcryptCost)
-    const user = store.transaction(db, () => {
-      if (store.findUserByEmail(db, body.email)) {
+    const user = transaction(db, () => {
+      if (findUserByEmail(db, body.email)) {
         throw new AppError('VALIDATION_ERROR', `An account with the e-mail ${body.email} already exists; sign in instead.`, { field: 'email' })
       }
-      let created: store.UserRow | null = null
+      let created: UserRow | null = null
       invites.consume(body.inviteCode, (role) => {
-        created = store.insertUser(db, { email: body.email, name: body.name, role, passwordHash })
+        created = insertUser(db, { email: body.email, name: body.name, role, passwordHash })
         return created.id
       })
       return toUser(created!)
@@ -59,9 +59,9 @@ export function createSessions({ db, key, invites, clock, bcryptCost }: SessionD
   /** The first admin, from the setup form; only while no user exists (the route checks loopback). */
   async function setup(body: SetupBody): Promise<Session> {
     const passwordHash = await hashPassword(body.password, bcryptCost)
-    const user = store.transaction(db, () => {
-      if (store.countUsers(db) > 0) throw new AppError('FORBIDDEN', 'Sheaf is already set up; sign in instead.')
-      return toUser(store.insertUser(db, { email: body.email, name: body.name, role: 'admin', passwordHash }))
+    const user = transaction(db, () => {
+      if (countUsers(db) > 0) throw new AppError('FORBIDDEN', 'Sheaf is already set up; sign in instead.')
+      return toUser(insertUser(db, { email: body.email, name: body.name, role: 'admin', passwordHash }))
     })
     return issue(user)
   }
@@ -72,12 +72,12 @@ export function createSessions({ db, key, invites, clock, bcryptCost }: SessionD
    */
   async function authenticate(token: string): Promise<{ user: User; claims: TokenClaims }> {
     const claims = await verifyToken(await key.current(), token, clock())
-    const row = store.findUserById(db, Number(claims.sub))
+    const row = findUserById(db, Number(claims.sub))
     if (!row) throw new AppError('UNAUTHORIZED', 'This account no longer exists. Please sign in again.')
     return { user: toUser(row), claims }
   }
 
-  const needsSetup = (): boolean => store.countUsers(db) === 0
+  const needsSetup = (): boolean => countUsers(db) === 0
 
   return { login, register, setup, authenticate, issue, needsSetup }
 }

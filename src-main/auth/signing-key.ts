@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { SecretStore } from '../secrets/index.ts'
-import { getSetting, putSetting, type Db } from '../store/faces/auth.ts'
+import { getSetting, putSetting, type Db } from '../store/index.ts'
 
 const VERSION_KEY = 'auth.jwtKeyVersion'
 

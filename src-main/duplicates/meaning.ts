@@ -1,5 +1,5 @@
 import { dot } from '../ai/local/index.ts'
-import { embeddingsFor, textsByIds, type Db } from '../store/faces/duplicates.ts'
+import { embeddingsFor, textsByIds, type Db } from '../store/index.ts'
 
 /**
  * Near-identical meaning from the sentence vectors (Universal Sentence Encoder Lite, unit vectors, so

@@ -4,7 +4,7 @@ import type { Role } from '../../src-shared/roles.ts'
 import { DEFAULT_LAN_PORT, type JoinLink, type JoinLinkBody, type LanStatus } from '../../src-shared/schemas/lan.ts'
 import type { Invites } from '../auth/index.ts'
 import type { SecretStore } from '../secrets/index.ts'
-import * as store from '../store/faces/lan.ts'
+import { type Db, getSetting, putSetting } from '../store/index.ts'
 import { systemNetwork, type LanNetwork } from './addresses.ts'
 import { createCertificates, type TlsMaterial } from './certificates.ts'
 import { listenHttps, type FetchHandler, type HttpsListener, type ServeFn } from './https-listener.ts'
@@ -16,7 +16,7 @@ interface StoredLan {
 }
 
 export interface LanDeps {
-  db: store.Db
+  db: Db
   secrets: SecretStore
   dataDir: string
   clock: () => number
@@ -47,8 +47,8 @@ export function createLan(deps: LanDeps) {
   let lastError: string | null = null
   let queue: Promise<unknown> = Promise.resolve()
 
-  const stored = (): StoredLan => ({ enabled: false, port: DEFAULT_LAN_PORT, ...store.getSetting<StoredLan>(db, SETTING) })
-  const save = (patch: Partial<StoredLan>) => store.putSetting(db, SETTING, { ...stored(), ...patch })
+  const stored = (): StoredLan => ({ enabled: false, port: DEFAULT_LAN_PORT, ...getSetting<StoredLan>(db, SETTING) })
+  const save = (patch: Partial<StoredLan>) => putSetting(db, SETTING, { ...stored(), ...patch })
 
   function status(): LanStatus {
     const s = stored()

@@ -7,7 +7,7 @@ import {
   countBookmarks, deleteBookmarks, languageCounts, deleteNote, existingBookmarkIds, knowledgeFor, libraryStamp, mediaForBookmarks, noteFor, orderedBookmarkIds, pageBookmarkIds,
   putNote, searchTextMatchIds, STATE_FLAGS, stateIds, statesFor, tagsForBookmarks, transaction, unassignCategory, type BookmarkFilter, type Db, type PostHas,
   type KnowledgeRecord, type StateFilter,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 import { assembleThreads, linkedPosts, threadOf } from '../threads/index.ts'
 import { groupBy, iso, quotedOf, toBookmark } from './convert.ts'
 import { duplicatesOf, mergeBookmarks, mergedRecordsOf } from './duplicates.ts'

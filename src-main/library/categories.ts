@@ -5,7 +5,7 @@ import { reviewItems } from './bookmarks.ts'
 import {
   categoryById, categoryBySlug, countCategories, deleteCategory, getSetting, insertCategory, listCategories, lowConfidenceAssignments, mergeCategoryInto,
   nextCategoryPosition, putSetting, transaction, updateCategory, type CategoryRecord, type Db,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 
 /** Settings key remembering that the defaults were created once; deleting them never brings them back. */
 export const SEEDED_KEY = 'library.defaultCategoriesSeeded'

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import type { Bookmark, CategorySummary, Media } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, NormalizedPost, PostMedia, PostUrl, QuotedPost } from '../../src-shared/schemas/posts.ts'
-import type { BookmarkRecord, BookmarkValues, BookmarkWithRaw, MediaRecord } from '../store/faces/library.ts'
+import type { BookmarkRecord, BookmarkValues, BookmarkWithRaw, MediaRecord } from '../store/index.ts'
 
 export const iso = (ms: number): string => new Date(ms).toISOString()
 

@@ -1,5 +1,5 @@
 import { keysOfStored } from '../duplicates/index.ts'
-import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/faces/library.ts'
+import { inTransaction, isOpen, countQueuedForKeys, dequeueForKeys, insertPostKeys, queuedForKeys, transaction, transactionIfFree, type Db } from '../store/index.ts'
 
 /** Posts keyed per tick: a few ms (1,000 held the HTTP thread 55-90 ms a tick during bench/load.ts's import). */
 const CHUNK = 200

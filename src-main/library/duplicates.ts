@@ -4,7 +4,7 @@ import type { Engagement } from '../../src-shared/schemas/posts.ts'
 import {
   bookmarkById, bookmarkIdByPostId, bookmarksByIds, deleteBookmarks, foldBookmarkInto, foldMemberState, insertMergedPost, mergedPostsFor, movePostKeys,
   postsQuoting, postsSharingKeys, setEngagement, transaction, type BookmarkRecord, type Db, type PostKeyKind,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 import { quotedIdOf } from '../duplicates/index.ts'
 import { engagementOf, engagementScore, iso } from './convert.ts'
 

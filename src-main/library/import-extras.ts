@@ -4,7 +4,7 @@ import {
   assignCategory, bookmarkIdByPostId, categoryIdsBySlugs, ensureTag, fillMediaAnalysis, insertCategory, knowledgeFor,
   nextCategoryPosition, noteFor, putNote, rejectionsOf, setImportedAt, tagBookmark, upsertKnowledge, userIdByEmail,
   bookmarkById, insertMergedPost, insertPostKeys, putStates, statesFor, type Db,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 import { normalizeTag } from './tags.ts'
 import { duplicateKeys } from '../duplicates/index.ts'
 

@@ -2,7 +2,7 @@ import { AppError, type ErrorCode } from '../../src-shared/errors.ts'
 import type { ImportFormat, PostMedia } from '../../src-shared/schemas/posts.ts'
 import type { ImportItem, SheafExtras } from '../importers/index.ts'
 import { loadLanguageDetector, needsDetection, postLanguage, type LanguageDetector } from '../language/index.ts'
-import type { BookmarkValues } from '../store/faces/library.ts'
+import type { BookmarkValues } from '../store/index.ts'
 import { postToValues } from './convert.ts'
 
 /**

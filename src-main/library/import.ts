@@ -6,7 +6,7 @@ import { mergePost, UNKNOWN_HANDLE, type ExportInput } from '../importers/index.
 import {
   adoptSoleOwnerHandle, allMergedPostIds, allPostIds, beginWrite, bookmarkByPostId, insertBookmarkRow, insertImportHistory, insertMediaRow, maxBookmarkId, mediaForBookmarks,
   optimize, queueForKeys, queueNewPostsForKeys, queueNewPostsForSearch, replaceMedia, updateBookmark, type Db, type WriteTransaction,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 import { assembleThreads } from '../threads/index.ts'
 import { postToValues, recordToPost, valuesToPost } from './convert.ts'
 import { applySheafExtras } from './import-extras.ts'

@@ -1,7 +1,7 @@
 import type { ImportHistoryEntry } from '../../src-shared/schemas/library.ts'
 import { zMindmapQuery } from '../../src-shared/schemas/mindmap.ts'
 import type { Logger } from '../app/logger.ts'
-import { listImportHistory, transaction, type Db } from '../store/faces/library.ts'
+import { listImportHistory, transaction, type Db } from '../store/index.ts'
 import { assembleThreads } from '../threads/index.ts'
 import { createBookmarks } from './bookmarks.ts'
 import { createCategories } from './categories.ts'

@@ -1,5 +1,5 @@
 import type { Logger } from '../app/logger.ts'
-import { inTransaction, isOpen, postsWithUncheckedLanguage, setCheckedLanguages, type Db } from '../store/faces/library.ts'
+import { inTransaction, isOpen, postsWithUncheckedLanguage, setCheckedLanguages, type Db } from '../store/index.ts'
 import { detectorWorker } from './language-detector-worker.ts'
 
 export interface LanguageUpgrade {

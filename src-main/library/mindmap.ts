@@ -3,7 +3,7 @@ import type { Mindmap, MindmapEdge, MindmapNode, MindmapQuery } from '../../src-
 import {
   categoryBySlug, countBookmarksAll, countCategorized, libraryStamp, listCategories, newestInCategory, newestUncategorized, relatedIdsFor,
   tagsForBookmarks, type Db,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 
 const MAX_TAG_NODES = 60
 const LABEL_CHARS = 80

@@ -2,7 +2,7 @@ import type { Stats } from '../../src-shared/schemas/stats.ts'
 import {
   countAnalyzed, countBookmarksAll, countByMonth, countBySource, countCategories, countCategorized, countMedia, libraryStamp,
   lastImportAt, mediaCountsByType, topAuthors, topCategories, type Db,
-} from '../store/faces/library.ts'
+} from '../store/index.ts'
 import { iso } from './convert.ts'
 
 const TOP = 10

@@ -1,4 +1,4 @@
-import { inTransaction, isOpen, libraryStamp, type Db } from '../store/faces/library.ts'
+import { inTransaction, isOpen, libraryStamp, type Db } from '../store/index.ts'
 
 export interface Warmer {
   stop(): void

@@ -1,5 +1,5 @@
 import { AppError } from '../../src-shared/errors.ts'
-import { mediaCacheEntry, type Db } from '../store/faces/media.ts'
+import { mediaCacheEntry, type Db } from '../store/index.ts'
 import type { MediaCache } from './media-cache.ts'
 
 export { embeddedIPv4, isLinkLocalAddress, isPrivateAddress } from './address-policy.ts'

@@ -2,7 +2,7 @@ import type { Digest, DigestPost } from '../../src-shared/schemas/member.ts'
 import {
   analyzedBetween, analyzedPerCategory, bookmarkCount, digestPostRows, householdStateVersion, libraryStamp, listCategories, memberStateVersion,
   mostReadCategories, mostStarredBetween, savedBetween, savedByOthersIn, savedPerCategory, topSavedIn, type Db, type TimeWindow,
-} from '../store/faces/member.ts'
+} from '../store/index.ts'
 import { dayOf, startOfDay } from './days.ts'
 
 const TOP_PER_CATEGORY = 3

@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import { startWarming } from '../library/index.ts'
-import type { Db } from '../store/faces/member.ts'
+import type { Db } from '../store/index.ts'
 import { createDigest } from './digest.ts'
 import { createReview } from './review.ts'
 import { createMemberState } from './state.ts'

@@ -4,7 +4,7 @@ import type { ReviewAnswerResponse, ReviewOutcome, ReviewResponse, Streak } from
 import {
   answersOn, bookmarkExists, bookmarkIdRange, categoriesForBookmarks, dueForReview, libraryStamp, memberStateVersion, putReview, reviewDayList,
   reviewScheduleOf, starredUnreviewed, transaction, unreviewedFrom, type Db,
-} from '../store/faces/member.ts'
+} from '../store/index.ts'
 import { dayOf, dayString } from './days.ts'
 import { pickSpread, seededOrder, type Candidate } from './review-pick.ts'
 

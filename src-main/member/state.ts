@@ -1,7 +1,7 @@
 import { AppError } from '../../src-shared/errors.ts'
 import type { Bookmark, MemberState } from '../../src-shared/schemas/bookmarks.ts'
 import type { BulkStateBody, StateBody } from '../../src-shared/schemas/member.ts'
-import { bookmarkExists, putStates, stateOf, statesFor, transaction, type Db } from '../store/faces/member.ts'
+import { bookmarkExists, putStates, stateOf, statesFor, transaction, type Db } from '../store/index.ts'
 
 const CLEAR: MemberState = { read: false, starred: false, hidden: false }
 

@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
 import type { AiProvider, EnginePost, LocalRunner, PostReading, Usage } from '../ai/index.ts'
 import { createOcr, imageStats, makeThumbnail, visualTags, type Entities, type Ocr } from '../ai/local/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
-import type { Db, PipelineCategory, PipelinePost } from '../store/faces/pipeline.ts'
+import { inTransaction, transaction, transactionIfFree, type Db, type PipelineCategory, type PipelinePost } from '../store/index.ts'
 
 export interface ImageTools {
   thumbnail(image: Buffer): Promise<Buffer>
@@ -142,4 +143,54 @@ export function toEnginePost(p: PipelinePost): EnginePost {
     quoted: p.quoted ? { text: p.quoted.text ?? '', authorHandle: p.quoted.authorHandle ?? '' } : null,
     imageText: imageTextOf(p),
   }
+}
+
+// The shared connection's guards: every unit of the pipeline writes through them, beside an import's
+// open transaction and the word index's catch-up.
+
+/** SQLite said another writer holds the lock (another connection, or the busy timeout ran out). */
+export function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+}
+
+/**
+ * Waits while a transaction someone else holds across awaits is open on the shared connection (an
+ * import's BEGIN IMMEDIATE): pipeline writes made meanwhile would join it and roll back with it.
+ * JavaScript is single-threaded, so after an await an open transaction is never the caller's own.
+ */
+export async function waitForWriters(db: Db, signal?: AbortSignal, pollMs = 25): Promise<void> {
+  while (inTransaction(db) && !signal?.aborted) await sleep(pollMs)
+}
+
+/** Runs `fn`, retrying with a growing pause while the database is busy; other errors pass through. */
+export async function retryBusy<T>(db: Db, fn: () => T, { attempts = 8, signal }: { attempts?: number; signal?: AbortSignal } = {}): Promise<T> {
+  for (let i = 1; ; i++) {
+    await waitForWriters(db, signal)
+    try {
+      return fn()
+    } catch (e) {
+      if (!isBusy(e) || i >= attempts || signal?.aborted) throw e
+      await sleep(Math.min(2000, 50 * 2 ** i))
+    }
+  }
+}
+
+/** How long writeWhenFree polls for the write lock before it waits in SQLite's busy handler instead. */
+const POLL_FOR_MS = 5000
+
+/**
+ * Runs `fn` in one transaction once the write lock is free, polling for it every `pollMs` with the
+ * event loop free meanwhile: the word index's catch-up holds the lock in short batches with short
+ * pauses, and waiting for it in SQLite's busy handler held up every request (list p95 ~190 ms while
+ * categories were written at 100,000 posts).
+ */
+export async function writeWhenFree<T>(db: Db, fn: () => T, { signal, pollMs = 2 }: { signal?: AbortSignal; pollMs?: number } = {}): Promise<T> {
+  for (const until = performance.now() + POLL_FOR_MS; performance.now() < until && !signal?.aborted; await sleep(pollMs)) {
+    await waitForWriters(db, signal)
+    const done = transactionIfFree(db, fn)
+    if (done) return done.value
+  }
+  await waitForWriters(db, signal)
+  return transaction(db, fn)
 }

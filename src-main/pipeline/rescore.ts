@@ -1,8 +1,8 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { createWorkerRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
-import { analysedBookmarkIds, categoriesForPipeline, loadPipelinePosts, replacePipelineCategories, transaction, type Db } from '../store/faces/pipeline.ts'
-import { retryBusy } from './db-guard.ts'
+import { analysedBookmarkIds, categoriesForPipeline, loadPipelinePosts, replacePipelineCategories, transaction, type Db } from '../store/index.ts'
+import { retryBusy } from './context.ts'
 import { categoryConfig, suggestWithThreads, withinLocks } from './stages/categorization.ts'
 
 /** A person's corrections come in bursts: re-scoring starts once they pause this long. */

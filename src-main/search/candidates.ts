@@ -3,7 +3,7 @@ import { dot } from '../ai/local/index.ts'
 import {
   hasSearchFilter, searchBacklog, searchDocuments, searchFilteredIds, searchFilterIds, searchLexical, searchMatchCount, searchMatchingAmong,
   searchPostCount, searchQueuedMatching, type Db, type SearchFilter,
-} from '../store/faces/search.ts'
+} from '../store/index.ts'
 import { approxBm25, COSINE_FLOOR, type TermMatcher } from './evidence.ts'
 import { phraseExpr, termExpr, type Understanding } from './query-understanding.ts'
 import type { SemanticIndex } from './semantic.ts'

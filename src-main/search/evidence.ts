@@ -1,4 +1,4 @@
-import type { SearchDocument } from '../store/faces/search.ts'
+import type { SearchDocument } from '../store/index.ts'
 
 /**
  * The evidence that a post matches the query's words (where they occur, BM25 as FTS5 computes it), and

@@ -1,4 +1,4 @@
-import type { SearchDocument } from '../store/faces/search.ts'
+import type { SearchDocument } from '../store/index.ts'
 import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './evidence.ts'
 import { RRF_K, type Fused } from './candidates.ts'
 import { languageName } from './language-phrases.ts'

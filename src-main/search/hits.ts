@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, PostUrl } from '../../src-shared/schemas/posts.ts'
-import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/faces/search.ts'
+import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/index.ts'
 
 /** Search's answers in the shapes the API sends: the library's list item, and a one-line title for the command palette. */
 

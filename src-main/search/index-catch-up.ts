@@ -1,4 +1,4 @@
-import { inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/faces/search.ts'
+import { inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/index.ts'
 import type { SemanticIndex } from './semantic.ts'
 
 /**

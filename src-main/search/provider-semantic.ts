@@ -1,5 +1,5 @@
 import type { AiProvider } from '../ai/index.ts'
-import { searchPostCount, type Db } from '../store/faces/search.ts'
+import { searchPostCount, type Db } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
 

@@ -1,6 +1,6 @@
 import { escapeRegExp } from '../../src-shared/regex.ts'
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
-import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/faces/search.ts'
+import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/index.ts'
 import { SEMANTIC_WEIGHT, surface, type TermMatcher } from './evidence.ts'
 import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
 import { createSpeller, loadDictionary, type Speller } from './spelling.ts'

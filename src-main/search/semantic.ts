@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import {
   isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
   searchIdsWithoutEmbedding, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, writeEmbedding, type Db, type SearchStoredEmbedding,
-} from '../store/faces/search.ts'
+} from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
 

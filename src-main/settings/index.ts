@@ -3,7 +3,7 @@ import type { AiProviderName, CliStatus, ProviderTestResult, SettingsUpdate, Set
 import { claudeCliStatus, createProvider, LOCAL_MODEL, type AiProvider, type ClaudeCliStatus, type LocalRunner } from '../ai/index.ts'
 import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from '../ai/index.ts'
 import type { SecretStore } from '../secrets/index.ts'
-import { readAiSettings, writeAiSettings, type Db, type StoredAiSettings } from '../store/faces/settings.ts'
+import { readAiSettings, writeAiSettings, type Db, type StoredAiSettings } from '../store/index.ts'
 import { checkProviderBaseUrl, systemResolveHost, type ResolveHost } from './base-url.ts'
 import { maskKey } from './mask.ts'
 

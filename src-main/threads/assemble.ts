@@ -1,5 +1,5 @@
 import { UNKNOWN_HANDLE } from '../importers/index.ts'
-import { clearThreadPlace, selfReplies, setThreadPlace, storedThreadPlaces, type Db } from '../store/faces/threads.ts'
+import { clearThreadPlace, selfReplies, setThreadPlace, storedThreadPlaces, type Db } from '../store/index.ts'
 import { orderThreads } from './order.ts'
 
 export interface AssembleResult { threads: number; parts: number; changed: number }

@@ -1,5 +1,5 @@
 import type { LinkedPost, Thread } from '../../src-shared/schemas/bookmarks.ts'
-import { bookmarkIdsByPostIds, bookmarksByIds, threadParts, type BookmarkRecord, type Db } from '../store/faces/threads.ts'
+import { bookmarkIdsByPostIds, bookmarksByIds, threadParts, type BookmarkRecord, type Db } from '../store/index.ts'
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { zSetupStatus } from '../../src-shared/schemas/users.ts'
-import { findUserByEmail } from '../../src-main/store/queries/users.ts'
+import { findUserByEmail } from '../../src-main/store/queries/accounts.ts'
 import { Client, PASSWORD } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { verifyPassword } from '../../src-main/auth/index.ts'
 import { closeDatabase, openDatabase } from '../../src-main/store/index.ts'
-import { findUserByEmail } from '../../src-main/store/queries/users.ts'
+import { findUserByEmail } from '../../src-main/store/queries/accounts.ts'
 import { runCli } from './run-cli.ts'
 import { describeIf } from '../support/skip.ts'
 

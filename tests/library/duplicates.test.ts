@@ -7,7 +7,7 @@ import { Client, PASSWORD, clientsByRole, signedIn } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { allBookmarks, upload } from './helpers.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
-import { upsertKnowledge } from '../../src-main/store/queries/bookmark-knowledge.ts'
+import { upsertKnowledge } from '../../src-main/store/queries/knowledge.ts'
 
 /** A post in Sheaf's own export format: every field is ours to choose. */
 function post(postId: string, o: Record<string, unknown> = {}) {

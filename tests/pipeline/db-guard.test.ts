@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { writeWhenFree } from '../../src-main/pipeline/db-guard.ts'
+import { writeWhenFree } from '../../src-main/pipeline/context.ts'
 import { closeDatabase, openDatabase, type Db } from '../../src-main/store/index.ts'
 import { sqliteOf, transactionIfFree } from '../../src-main/store/db.ts'
 

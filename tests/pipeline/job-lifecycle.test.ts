@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createJobLifecycle } from '../../src-main/pipeline/job-lifecycle.ts'
-import { insertJob, jobById, latestJob, setJobStatus } from '../../src-main/store/faces/pipeline.ts'
+import { insertJob, jobById, latestJob, setJobStatus } from '../../src-main/store/index.ts'
 import { waitFor } from './helpers.ts'
 import { pipelineUnit } from './unit-deps.ts'
 

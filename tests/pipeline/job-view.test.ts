@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { jobView } from '../../src-main/pipeline/job-view.ts'
-import { insertJob, jobById, setJobStatus, updateJobProgress } from '../../src-main/store/faces/pipeline.ts'
+import { jobView } from '../../src-main/pipeline/index.ts'
+import { insertJob, jobById, setJobStatus, updateJobProgress } from '../../src-main/store/index.ts'
 import { searchDb } from '../search/search-db.ts'
 
 describe('job view', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PipelineEvent } from '../../src-shared/schemas/pipeline.ts'
-import { launchJob } from '../../src-main/pipeline/launch-job.ts'
-import { insertJob, jobById, jobErrors } from '../../src-main/store/faces/pipeline.ts'
+import { launchJob } from '../../src-main/pipeline/job-runner.ts'
+import { insertJob, jobById, jobErrors } from '../../src-main/store/index.ts'
 import { pipelineUnit } from './unit-deps.ts'
 
 describe('launching a job', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createRunQueue } from '../../src-main/pipeline/run-queue.ts'
-import { insertJob, jobById, type JobRecord } from '../../src-main/store/faces/pipeline.ts'
+import { createRunQueue } from '../../src-main/pipeline/job-lifecycle.ts'
+import { insertJob, jobById, type JobRecord } from '../../src-main/store/index.ts'
 import { searchDb } from '../search/search-db.ts'
 import { addPeople } from './unit-deps.ts'
 

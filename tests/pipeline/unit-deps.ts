@@ -2,9 +2,9 @@ import { createLogger } from '../../src-main/app/index.ts'
 import { createLocalProvider } from '../../src-main/ai/index.ts'
 import { createEventHub } from '../../src-main/pipeline/events.ts'
 import { createImageTools } from '../../src-main/pipeline/index.ts'
-import type { LaunchDeps } from '../../src-main/pipeline/launch-job.ts'
+import type { LaunchDeps } from '../../src-main/pipeline/job-runner.ts'
 import type { Db } from '../../src-main/store/index.ts'
-import { insertUser } from '../../src-main/store/queries/users.ts'
+import { insertUser } from '../../src-main/store/queries/accounts.ts'
 import { searchDb } from '../search/search-db.ts'
 
 /** Two people who can start jobs (a job's creator is a user). */

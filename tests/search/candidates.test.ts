@@ -3,7 +3,7 @@ import { lexicalCandidates, narrowPosts, semanticCandidates } from '../../src-ma
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFtsQueueSize, searchIndexQueued } from '../../src-main/store/faces/search.ts'
+import { searchFtsQueueSize, searchIndexQueued } from '../../src-main/store/index.ts'
 import { searchDb } from './search-db.ts'
 
 describe('candidate retrieval', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { explainResults } from '../../src-main/search/explain-results.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
-import { searchDocuments, searchIndexQueued } from '../../src-main/store/faces/search.ts'
+import { searchDocuments, searchIndexQueued } from '../../src-main/store/index.ts'
 import { searchDb } from './search-db.ts'
 
 describe('explaining results', () => {

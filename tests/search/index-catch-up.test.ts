@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFtsQueueSize, searchLexical, searchQueueSize } from '../../src-main/store/faces/search.ts'
+import { searchFtsQueueSize, searchLexical, searchQueueSize } from '../../src-main/store/index.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
-import { searchIndexQueued } from '../../src-main/store/faces/search.ts'
+import { searchIndexQueued } from '../../src-main/store/index.ts'
 import { searchDb } from './search-db.ts'
 
 describe('query understanding', () => {

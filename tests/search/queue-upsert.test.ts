@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bookmarkIdByPostId } from '../../src-main/store/queries/bookmark-writes.ts'
-import { knowledgeFor, upsertKnowledge } from '../../src-main/store/queries/bookmark-knowledge.ts'
+import { knowledgeFor, upsertKnowledge } from '../../src-main/store/queries/knowledge.ts'
 import { clientsByRole, type Client } from '../support/client.ts'
 import { startTestServer, type TestServer } from '../support/server.ts'
 import { sheafExport, type PostSpec } from './sheaf-export.ts'

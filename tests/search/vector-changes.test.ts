@@ -9,7 +9,7 @@ import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createSemanticIndex, inputHash } from '../../src-main/search/semantic.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { MIGRATIONS_DIR } from '../../src-main/store/index.ts'
-import { writeEmbedding } from '../../src-main/store/faces/search.ts'
+import { writeEmbedding } from '../../src-main/store/index.ts'
 import { deleteBookmarks } from '../../src-main/store/queries/bookmarks.ts'
 import { searchDb } from './search-db.ts'
 

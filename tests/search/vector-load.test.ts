@@ -3,7 +3,7 @@ import { LOCAL_EMBEDDING_MODEL } from '../../src-main/ai/index.ts'
 import { createEncoderEmbedder } from '../../src-main/search/embedder.ts'
 import { createLocalEmbedder, createSearch } from '../../src-main/search/index.ts'
 import { createSemanticIndex, inputHash } from '../../src-main/search/semantic.ts'
-import { writeEmbedding, transaction } from '../../src-main/store/faces/search.ts'
+import { writeEmbedding, transaction } from '../../src-main/store/index.ts'
 import { searchDb } from './search-db.ts'
 
 const TOPICS = ['pruning roses in early spring', 'tuning sqlite indexes for reads', 'espresso grind size and pressure',

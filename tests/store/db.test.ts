@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MIGRATIONS_DIR, closeDatabase, openDatabase } from '../../src-main/store/index.ts'
-import { insertUser, listUsers } from '../../src-main/store/queries/users.ts'
+import { insertUser, listUsers } from '../../src-main/store/queries/accounts.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 
 let dir: string

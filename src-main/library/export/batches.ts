@@ -3,7 +3,7 @@ import {
   categoriesForBookmarks, iterateBookmarks, mergedPostsFor, knowledgeForBookmarks, mediaAnalysisFor, mediaForBookmarks, notesForBookmarks,
   postIdsByIds, statesFor, tagsForBookmarks, threadRecordsMatching, type BookmarkFilter, type BookmarkWithRaw, type Db, type KnowledgeRecord, type MediaAnalysis,
   type MediaRecord, type MergedPostRecord, type NoteRecord, type StateFlags,
-} from '../../store/faces/library.ts'
+} from '../../store/index.ts'
 import { groupBy, recordToPost } from '../convert.ts'
 
 /** Everything an export writes about one post. */

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync'
 import { CSV_COLUMNS } from '../../../src-shared/schemas/export.ts'
-import type { Db } from '../../store/faces/library.ts'
+import type { Db } from '../../store/index.ts'
 import { iso, postUrl } from '../convert.ts'
 import { exportBatches, type ExportPost, type ExportScope } from './batches.ts'
 

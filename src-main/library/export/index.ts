@@ -1,5 +1,5 @@
 import type { ExportFormat } from '../../../src-shared/schemas/export.ts'
-import type { Db } from '../../store/faces/library.ts'
+import type { Db } from '../../store/index.ts'
 import type { ExportScope } from './batches.ts'
 import { csvChunks } from './csv.ts'
 import { sheafJsonChunks } from './json.ts'

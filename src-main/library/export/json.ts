@@ -1,5 +1,5 @@
 import { SHEAF_EXPORT_FORMAT, SHEAF_EXPORT_VERSION, type SheafBookmark, type SheafCategory } from '../../../src-shared/schemas/sheaf-export.ts'
-import { listCategories, type Db } from '../../store/faces/library.ts'
+import { listCategories, type Db } from '../../store/index.ts'
 import { iso } from '../convert.ts'
 import { exportBatches, type ExportPost, type ExportScope } from './batches.ts'
 

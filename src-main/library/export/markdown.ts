@@ -1,5 +1,5 @@
 import { Zip, ZipDeflate } from 'fflate'
-import { listCategories, type Db } from '../../store/faces/library.ts'
+import { listCategories, type Db } from '../../store/index.ts'
 import { iso, postUrl } from '../convert.ts'
 import { exportBatches, type ExportPost, type ExportScope } from './batches.ts'
 

@@ -1,4 +1,4 @@
-import { loadPipelinePosts } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts } from '../../store/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import { toEnginePost, type Stage } from '../context.ts'
 

@@ -1,7 +1,7 @@
 import type { AnalyzeInput, PostAnalysis, SemanticResult } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
-import { loadPipelinePosts, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts, writeEmbedding, writeKnowledge, type PipelinePost } from '../../store/index.ts'
 import { imageTextOf, toEnginePost, type RunContext, type Stage } from '../context.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { loadPipelinePosts, writeMediaAnalysis, type MediaAnalysisWrite, type PipelineMedia } from '../../store/faces/pipeline.ts'
+import { loadPipelinePosts, writeMediaAnalysis, type MediaAnalysisWrite, type PipelineMedia } from '../../store/index.ts'
 import type { RunContext, Stage } from '../context.ts'
 
 const FETCH_CONCURRENCY = 4

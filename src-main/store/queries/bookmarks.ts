@@ -3,8 +3,6 @@ import type { BookmarkRow, ThreadColumns } from '../schema.ts'
 import { countSql, filterKey, filterSql, ORDER_BY, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
 import { countFlagged, memberStateVersion, STATE_FLAGS, type LinkScope, type StateFilter } from './member-state.ts'
 
-export { filterSql, type BookmarkFilter, type SortKey } from './bookmark-filter.ts'
-
 /** A bookmarks row as the library reads it (JSON columns still as text), with its place in a thread. */
 export type BookmarkRecord = Omit<BookmarkRow, 'rawJson' | 'langChecked'> & ThreadColumns
 
@@ -22,7 +20,7 @@ const BOOKMARK_COLUMNS = `b.id, b.post_id AS postId, b.text, b.author_handle AS 
   b.engagement_score AS engagementScore, b.media_count AS mediaCount, b.content_hash AS contentHash,
   ${THREAD_COLUMNS}`
 
-export const WITH_RAW_COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
+const WITH_RAW_COLUMNS = `${BOOKMARK_COLUMNS}, b.raw_json AS rawJson`
 
 /** About how many rows of the sort index a page may walk before collecting and sorting the matches is cheaper. */
 const WALK_ROWS = 5000
@@ -171,3 +169,13 @@ export function newestUncategorized(db: Db, limit: number, offset = 0): PostTitl
 export const postIdsByIds = (db: Db, ids: readonly number[]): Map<number, string> =>
   new Map((ids.length === 0 ? [] : stmt(db, 'SELECT id, post_id AS postId FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))')
     .all(idList(ids)) as { id: number; postId: string }[]).map((r) => [r.id, r.postId]))
+
+export const bookmarkByPostId = (db: Db, postId: string): BookmarkWithRaw | null =>
+  (stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b WHERE b.post_id = ?`).get(postId) as BookmarkWithRaw | undefined) ?? null
+
+/** A thread's parts that match `f`, in reading order, as the export reads them. */
+export function threadRecordsMatching(db: Db, rootId: number, f: BookmarkFilter): BookmarkWithRaw[] {
+  const { where, params } = filterSql(f)
+  return stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b JOIN thread_parts tp ON tp.bookmark_id = b.id
+    ${where ? `${where} AND` : 'WHERE'} tp.root_id = ? ORDER BY tp.position`).all(...params, rootId) as BookmarkWithRaw[]
+}

@@ -1,6 +1,11 @@
 import { idList, stmt, type Db } from '../db.ts'
 import type { BookmarkRow, CategoryRow, knowledge, KnowledgeRow, MediaRow } from '../schema.ts'
 
+/**
+ * What analysis learnt about posts (knowledge, tags, media analysis): what the pipeline reads and writes,
+ * and what the library reads and re-imports.
+ */
+
 /** What the pipeline reads about one post (JSON columns parsed). */
 export type PipelinePost = Pick<BookmarkRow, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'lang' | 'inReplyToPostId' | 'contentHash'> & {
   urls: Array<{ url: string; expandedUrl: string; displayUrl: string | null }>
@@ -214,3 +219,49 @@ export const allTagNames = (db: Db): string[] => stmt(db, 'SELECT name FROM tags
 /** Posts with at least one recorded problem in a job (fallbacks included). */
 export const countJobProblemPosts = (db: Db, jobId: string): number =>
   stmt(db, 'SELECT count(DISTINCT bookmark_id) FROM job_errors WHERE job_id = ? AND bookmark_id IS NOT NULL').pluck().get(jobId) as number
+
+/** The knowledge row as the library reads it (JSON columns as text). */
+export type KnowledgeRecord = KnowledgeRow
+
+const KNOWLEDGE_COLUMNS = `bookmark_id AS bookmarkId, summary, action, sentiment, confidence, related_ids AS relatedIds, oss_report AS ossReport,
+  entities, kind, provider, content_hash AS contentHash, analyzed_at AS analyzedAt`
+
+export const knowledgeFor = (db: Db, bookmarkId: number): KnowledgeRecord | null =>
+  (stmt(db, `SELECT ${KNOWLEDGE_COLUMNS} FROM knowledge WHERE bookmark_id = ?`).get(bookmarkId) as KnowledgeRecord | undefined) ?? null
+
+export const knowledgeForBookmarks = (db: Db, ids: readonly number[]): KnowledgeRecord[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT ${KNOWLEDGE_COLUMNS} FROM knowledge WHERE bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as KnowledgeRecord[]
+
+/** Writes a knowledge row as given (used when an export is re-imported; the pipeline has its own writer). */
+export function upsertKnowledge(db: Db, k: KnowledgeRecord): void {
+  stmt(db, `INSERT INTO knowledge (bookmark_id, summary, action, sentiment, confidence, related_ids, oss_report, entities, kind, provider, content_hash, analyzed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (bookmark_id) DO UPDATE SET summary = excluded.summary, action = excluded.action, sentiment = excluded.sentiment,
+      confidence = excluded.confidence, related_ids = excluded.related_ids, oss_report = excluded.oss_report, entities = excluded.entities,
+      kind = excluded.kind, provider = excluded.provider, content_hash = excluded.content_hash, analyzed_at = excluded.analyzed_at`)
+    .run(k.bookmarkId, k.summary, k.action, k.sentiment, k.confidence, k.relatedIds, k.ossReport, k.entities, k.kind, k.provider, k.contentHash, k.analyzedAt)
+}
+
+export const countAnalyzed = (db: Db): number => stmt(db, 'SELECT count(*) FROM knowledge').pluck().get() as number
+
+/** related_ids of the given bookmarks, for the mind map's "related" edges. */
+export const relatedIdsFor = (db: Db, ids: readonly number[]): Pick<KnowledgeRow, 'bookmarkId' | 'relatedIds'>[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, related_ids AS relatedIds FROM knowledge
+    WHERE bookmark_id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Pick<KnowledgeRow, 'bookmarkId' | 'relatedIds'>[]
+
+/** Tag names per bookmark for the given ids. */
+export const tagsForBookmarks = (db: Db, ids: readonly number[]): { bookmarkId: number; tagId: number; name: string }[] =>
+  ids.length === 0 ? [] : stmt(db, `SELECT bt.bookmark_id AS bookmarkId, t.id AS tagId, t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
+    WHERE bt.bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bt.bookmark_id, t.name`).all(idList(ids)) as
+    { bookmarkId: number; tagId: number; name: string }[]
+
+/** The id of a tag by name, creating it when new (names are stored as given: callers normalise). */
+export function ensureTag(db: Db, name: string): number {
+  const id = stmt(db, 'SELECT id FROM tags WHERE name = ?').pluck().get(name) as number | undefined
+  if (id !== undefined) return id
+  return Number(stmt(db, 'INSERT INTO tags (name) VALUES (?)').run(name).lastInsertRowid)
+}
+
+export const tagBookmark = (db: Db, bookmarkId: number, tagId: number): void => {
+  stmt(db, 'INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)').run(bookmarkId, tagId)
+}

@@ -1,7 +1,6 @@
 import { idList, libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
 import { maintainInBackground } from '../maintenance.ts'
-import type { CategoryRow, EmbeddingRow, MediaRow } from '../schema.ts'
-import type { BookmarkRecord } from './bookmarks.ts'
+import type { BookmarkRow, CategoryRow, EmbeddingRow, MediaRow, ThreadColumns } from '../schema.ts'
 import { filterClauses } from './bookmark-filter.ts'
 
 /**
@@ -243,7 +242,7 @@ export function categoryForSearch(db: Db, typed: string): { id: number; slug: st
     ORDER BY slug = ? DESC LIMIT 1`).get(typed, typed.trim(), slug, typed) as { id: number; slug: string; name: string } | undefined) ?? null
 }
 
-export type SearchHitRow = Pick<BookmarkRecord, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'postCreatedAt' | 'importedAt' |
+export type SearchHitRow = Pick<BookmarkRow & ThreadColumns, 'id' | 'postId' | 'text' | 'authorHandle' | 'authorName' | 'postCreatedAt' | 'importedAt' |
   'source' | 'urls' | 'engagement' | 'lang' | 'threadSize' | 'threadPosition'>
 
 export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>

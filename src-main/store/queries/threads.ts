@@ -1,7 +1,5 @@
 import { idList, stmt, type Db } from '../db.ts'
 import type { bookmarks, threadParts as threadPartsTable } from '../schema.ts'
-import { filterSql, type BookmarkFilter } from './bookmark-filter.ts'
-import { WITH_RAW_COLUMNS, type BookmarkWithRaw } from './bookmarks.ts'
 
 type Row = typeof bookmarks.$inferSelect
 type Part = typeof threadPartsTable.$inferSelect
@@ -69,10 +67,3 @@ export const bookmarkIdsByPostIds = (db: Db, postIds: readonly string[]): Map<st
   new Map((postIds.length === 0 ? [] : stmt(db, `SELECT post_id AS postId, id FROM bookmarks
     WHERE post_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(postIds)) as { postId: string; id: number }[])
     .map((r) => [r.postId, r.id]))
-
-/** A thread's parts that match `f`, in reading order, as the export reads them. */
-export function threadRecordsMatching(db: Db, rootId: number, f: BookmarkFilter): BookmarkWithRaw[] {
-  const { where, params } = filterSql(f)
-  return stmt(db, `SELECT ${WITH_RAW_COLUMNS} FROM bookmarks b JOIN thread_parts tp ON tp.bookmark_id = b.id
-    ${where ? `${where} AND` : 'WHERE'} tp.root_id = ? ORDER BY tp.position`).all(...params, rootId) as BookmarkWithRaw[]
-}
