@@ -11,7 +11,6 @@ const ROOT = at('./')
 /** Worker threads started with `new Worker(new URL('./x.ts', import.meta.url))`: built as their own entries. */
 const WORKERS = {
   'local-worker': at('./src-main/ai/providers/local-worker.ts'),
-  'encoder-host-worker': at('./src-main/ai/providers/encoder-host-worker.ts'),
   'import-worker': at('./src-main/library/import-worker.ts'),
   'language-worker': at('./src-main/library/language-worker.ts'),
 }

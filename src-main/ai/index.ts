@@ -14,7 +14,7 @@ export { createAnthropicProvider, ANTHROPIC_DEFAULT_MODEL, type AnthropicProvide
 export { createOpenAiProvider, OPENAI_DEFAULT_MODEL, OPENAI_DEFAULT_EMBEDDING_MODEL, type OpenAiProviderOptions } from './providers/openai.ts'
 export { createClaudeCliProvider, claudeCliStatus, type ClaudeCliOptions, type ClaudeCliStatus } from './providers/claude-cli.ts'
 export { createLocalProvider, toEnginePost } from './providers/local.ts'
-export { createInProcessRunner, createWorkerRunner, type LocalRunner } from './providers/local-runner.ts'
+export { createInProcessRunner, createModelThreadRunner, createWorkerRunner, type LocalRunner } from './providers/local-runner.ts'
 export { createWorkerPool } from './providers/local-pool.ts'
 export { createEncoderHost, sharedEncoderHost, type EncoderHost } from './providers/encoder-host.ts'
 export { LOCAL_MODEL, LOCAL_EMBEDDING_MODEL, ossReportOf, type EnginePost, type EngineConfig, type OssReport, type PostReading, type SemanticResult } from './providers/local-engine.ts'

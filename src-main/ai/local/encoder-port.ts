@@ -10,7 +10,8 @@ type Reply = { id: number; vectors?: Float32Array[]; error?: string }
 
 /** Answers every request that arrives on `port` with `encode`, as many at once as come. */
 export function serveEncoder(port: MessagePort, encode: (texts: readonly string[]) => Promise<Float32Array[]>): void {
-  port.on('message', ({ id, texts }: Request) => {
+  port.on('message', ({ id, texts }: Partial<Request>) => {
+    if (id === undefined || !texts) return // a runner's request (engine-port.ts) on a shared port
     encode(texts).then(
       (vectors) => port.postMessage({ id, vectors } satisfies Reply, vectors.map((v) => v.buffer as ArrayBuffer)),
       (e: unknown) => port.postMessage({ id, error: e instanceof Error ? e.message : String(e) } satisfies Reply),
@@ -26,10 +27,10 @@ export function encoderOverPort(port: MessagePort): SentenceEncoder & { readonly
   const settle = () => {
     if (waiting.size === 0) port.unref()
   }
-  port.on('message', ({ id, vectors, error }: Reply) => {
-    const w = waiting.get(id)
+  port.on('message', ({ id, vectors, error }: Partial<Reply>) => {
+    const w = id === undefined ? undefined : waiting.get(id)
     if (!w) return
-    waiting.delete(id)
+    waiting.delete(id!)
     if (vectors) w.resolve(vectors)
     else w.reject(new Error(error))
     settle()

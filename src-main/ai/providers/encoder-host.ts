@@ -1,5 +1,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import { encoderOverPort } from '../local/encoder-port.ts'
+import type { EngineConfig } from './local-engine.ts'
+import type { WorkerStart } from './local-runner.ts'
 import { WORKER_LIMITS } from './worker-limits.ts'
 
 /** Queries (a person waits) go before batches (a job's posts) at every turn of the model. */
@@ -13,8 +15,12 @@ export type EncoderPriority = 'query' | 'batch'
 export interface EncoderHost {
   /** Vectors of a query's texts, ahead of any job's. */
   encode(texts: readonly string[]): Promise<Float32Array[]>
-  /** A port to hand to another thread (useSentenceEncoder over encoderOverPort); release it when that thread ends. */
-  lease(): { port: MessagePort; release(): void }
+  /**
+   * A port for a job's encoding: handed to a worker (useSentenceEncoder over encoderOverPort), or,
+   * with an engine's configuration, a runner whose engine lives in the model's own thread
+   * (createModelThreadRunner). Release it when done: the model's thread stays while any lease is held.
+   */
+  lease(config?: EngineConfig): { port: MessagePort; release(): void }
   /** Whether the model's thread runs now (it stops after idleMs with no lease and no query). */
   readonly running: boolean
   close(): Promise<void>
@@ -28,13 +34,13 @@ export function createEncoderHost({ idleMs = IDLE_MS }: { idleMs?: number } = {}
   let leases = 0
   let idle: NodeJS.Timeout | null = null
 
-  const connect = (worker: Worker, priority: EncoderPriority): MessagePort => {
+  const connect = (worker: Worker, priority: EncoderPriority, config: EngineConfig | null = null): MessagePort => {
     const { port1, port2 } = new MessageChannel()
-    worker.postMessage({ port: port2, priority }, [port2])
+    worker.postMessage({ port: port2, priority, config }, [port2])
     return port1
   }
   const start = () => {
-    const worker = new Worker(new URL('./encoder-host-worker.ts', import.meta.url), { resourceLimits: WORKER_LIMITS })
+    const worker = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: { model: true } satisfies WorkerStart, resourceLimits: WORKER_LIMITS })
     worker.unref()
     const t = { worker, queries: encoderOverPort(connect(worker, 'query')) }
     // An error ends the thread; 'exit' follows and the next call starts a new one.
@@ -69,8 +75,8 @@ export function createEncoderHost({ idleMs = IDLE_MS }: { idleMs?: number } = {}
         whenIdle()
       }
     },
-    lease() {
-      const port = connect((thread ?? start()).worker, 'batch')
+    lease(config) {
+      const port = connect((thread ?? start()).worker, 'batch', config)
       leases++
       let released = false
       return {

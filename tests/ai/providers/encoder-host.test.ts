@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEncoderHost, createWorkerRunner } from '../../../src-main/ai/index.ts'
+import { createEncoderHost, createModelThreadRunner, createWorkerRunner, type EnginePost } from '../../../src-main/ai/index.ts'
 import { encoderOverPort } from '../../../src-main/ai/local/encoder-port.ts'
 import { loadSentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
 
@@ -31,6 +31,42 @@ describe('the process\'s one sentence model', () => {
     } finally {
       await runner.close()
       await own.close()
+    }
+  }, 60_000)
+
+  it('runs a runner\'s engine in the model\'s own thread, and starts it afresh after release()', async () => {
+    const own = createEncoderHost()
+    const runner = createModelThreadRunner(config, { encoder: own })
+    const post: EnginePost = { id: 1, text: TEXTS[0], authorHandle: 'a', urls: [], media: [], inReplyToPostId: null, quoted: null, imageText: null }
+    try {
+      const [first] = await runner.semantic([{ post }])
+      expect(cos(first.vector, (await host.encode([TEXTS[0]]))[0])).toBeGreaterThan(0.9999)
+      expect(first.tags.length).toBeGreaterThan(0)
+      await runner.release()
+      expect((await runner.semantic([{ post }]))[0].summary).toBe(first.summary)
+      await own.close()
+      await expect(runner.semantic([{ post }])).rejects.toThrow(/thread stopped/)
+    } finally {
+      await runner.close()
+      await own.close()
+    }
+  }, 60_000)
+
+  it('answers a query while the model\'s thread analyses a job\'s posts, before that batch is done', async () => {
+    const runner = createModelThreadRunner(config, { encoder: host })
+    const posts: EnginePost[] = Array.from({ length: 300 }, (_, i) => ({
+      id: i + 1, text: `Post ${i}: ${TEXTS[i % 2]}, and what we learnt from it`, authorHandle: 'a', urls: [], media: [], inReplyToPostId: null, quoted: null, imageText: null,
+    }))
+    try {
+      const done: string[] = []
+      const batch = runner.semantic(posts.map((post) => ({ post }))).then((r) => (done.push('batch'), r))
+      await new Promise((r) => setTimeout(r, 50))
+      const query = host.encode(['baby sleep']).then((v) => (done.push('query'), v))
+      const [b] = await Promise.all([batch, query])
+      expect(b).toHaveLength(300)
+      expect(done).toEqual(['query', 'batch'])
+    } finally {
+      await runner.close()
     }
   }, 60_000)
 
