@@ -8,9 +8,9 @@ import { WORKER_LIMITS } from './worker-limits.ts'
 export type EncoderPriority = 'query' | 'batch'
 
 /**
- * The process's one copy of the sentence model (~160 MB), in a worker thread of its own: search's
- * queries encode through it from this thread, and each pipeline worker through a port it leases. A
- * job's posts are sent in batches of a few texts, so a query waits for one batch, not for the job.
+ * The process's one copy of the sentence model, in a worker thread of its own: search's queries encode
+ * through it from this thread, and the pipeline's runners through ports they lease. The model reads a
+ * job's texts 8 at a time, so a query waits for one such batch, not for the job.
  */
 export interface EncoderHost {
   /** Vectors of a query's texts, ahead of any job's. */
@@ -26,7 +26,10 @@ export interface EncoderHost {
   close(): Promise<void>
 }
 
-/** With no lease and no query for this long, the model's thread ends and its memory goes. */
+/**
+ * With no lease and no query for this long, the model's thread ends. That gives back about half of
+ * what it held (~90 of ~180 MB): the allocator keeps the rest for the next thread to reuse.
+ */
 const IDLE_MS = 120_000
 
 export function createEncoderHost({ idleMs = IDLE_MS }: { idleMs?: number } = {}): EncoderHost {
