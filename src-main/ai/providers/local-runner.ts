@@ -45,7 +45,7 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
 }
 
 /** How a runner reaches the thread its engine lives in: a worker of its own, or the model's thread. */
-export interface Channel {
+interface Channel {
   post(message: unknown): void
   /** Keeps the process alive while answers are owed. */
   hold(owed: boolean): void
