@@ -7,6 +7,9 @@ import Database from 'better-sqlite3'
 import { closeDatabase, openDatabase, type Db } from '../src-main/store/index.ts'
 
 /** The account a bench's `sheaf serve` child is started with, and signs in as. */
+/** Questions the server benches ask (over generated libraries: bench/generate-library.ts). */
+export const BENCH_QUERIES = ['how to bake bread at home', 'making databases faster', 'tips for better sleep', 'learning a new language', 'state management in react apps', 'coffee brewing', 'running a marathon', 'ai agents that write code']
+
 export const BENCH_ACCOUNT = { email: 'bench@example.com', password: 'bench password 123' }
 
 /**

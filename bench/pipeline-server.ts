@@ -5,7 +5,8 @@
  * asks for the list and for search by meaning in turn, over one kept-alive connection, and reads the
  * job's progress every 200 ms. When it is done and the search index has settled, it times search and
  * a post's detail (which carries its related posts). Prints one table, then the same as JSON.
- *   node bench/pipeline-server.ts [--posts 100000] [--rounds 300]
+ *   node bench/pipeline-server.ts [--posts 100000] [--rounds 300] [--keep]
+ * --keep leaves the analysed library's data folder in place (its path is printed) for bench/settled-server.ts.
  */
 import { existsSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -14,10 +15,10 @@ import { parseArgs } from 'node:util'
 import { createLibrary } from '../src-main/library/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
-import { benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
+import { BENCH_QUERIES, benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 
-const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '300' } } })
+const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } } })
 const n = Number(values.posts)
 const rounds = Number(values.rounds)
 const file = join(tmpdir(), `sheaf-bench-graphql-${n}.json`)
@@ -82,7 +83,7 @@ const poller = (async () => {
   }
 })()
 
-const queries = ['how to bake bread at home', 'making databases faster', 'tips for better sleep', 'learning a new language', 'state management in react apps', 'coffee brewing', 'running a marathon', 'ai agents that write code']
+const queries = BENCH_QUERIES
 for (let i = 0; !finished(job); i++) {
   if (i % 2 === 0) {
     const ms = (await get(`/api/bookmarks?limit=20&page=${1 + (i % 50)}`)).ms
@@ -122,7 +123,8 @@ clearInterval(rssSampler)
 const peakHwm = processMemoryMb(server.pid!, 'VmHWM')
 server.kill('SIGTERM')
 await new Promise((r) => server.once('exit', r))
-rmSync(dataDir, { recursive: true, force: true })
+if (values.keep) process.stderr.write(`kept the analysed library in ${dataDir}\n`)
+else rmSync(dataDir, { recursive: true, force: true })
 
 const order = ['entity_extraction', 'vision_analysis', 'semantic_tagging', 'categorization', 'complete']
 const stages = order.slice(0, -1).map((s, i) => {

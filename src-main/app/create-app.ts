@@ -89,8 +89,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const reranker = overrides.reranker !== undefined
       ? overrides.reranker
       : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
-    const jobRunning = () => ['running', 'cancelling'].includes(pipeline.current()?.status ?? '')
-    const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), encoderDeferred: jobRunning, log })
+    const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), log })
     const library = createLibrary({
       db, clock, log, tempDir: spoolDir,
       // New and changed posts: index them for search now, and auto-run the pipeline.

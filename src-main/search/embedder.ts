@@ -1,4 +1,4 @@
-import { createWorkerRunner, LOCAL_EMBEDDING_MODEL, type LocalRunner } from '../ai/index.ts'
+import { LOCAL_EMBEDDING_MODEL, sharedEncoderHost, type EncoderHost } from '../ai/index.ts'
 import { embedText, loadWordVectors } from '../ai/local/index.ts'
 
 /**
@@ -16,9 +16,6 @@ export interface Embedder {
   readonly cosineFloor?: number
   /** The pipeline writes this model's post vectors; search only reads them (and embeds queries). */
   readonly filledBy?: 'pipeline'
-  /** False while embedding would start a second copy of a model another thread holds; the word vectors answer meanwhile. */
-  available?(): boolean
-  close?(): Promise<void>
 }
 
 /** Search's own vectors (post text, tags, summary, image text); distinct from the pipeline's 'sheaf-wv100'. */
@@ -34,42 +31,18 @@ export function createLocalEmbedder({ resourcesDir }: { resourcesDir?: string } 
   }
 }
 
-/** A query worker idle this long lets its model go (~160 MB); the next query starts it again (~0.3 s). */
-const ENCODER_IDLE_MS = 120_000
-
 /**
- * The sentence encoder's vectors: the pipeline stores one per analysed post; queries are encoded in
- * a worker thread of their own (started on the first query, ~10 ms a query). While `deferWhile()`
- * (a pipeline job holds the model in its worker) it is not started: two copies would add ~130 MB at
- * the peak of a 100,000-post job.
+ * The sentence encoder's vectors: the pipeline stores one per analysed post; a query is encoded by
+ * the process's one sentence model (encoder-host.ts), ahead of any job's posts (~10 ms a query; the
+ * first after the model's thread has idled out also waits for it to load, ~2 s).
  */
-export function createEncoderEmbedder({ idleMs = ENCODER_IDLE_MS, deferWhile = () => false }: { idleMs?: number; deferWhile?: () => boolean } = {}): Embedder {
-  let runner: LocalRunner | null = null
-  let idle: NodeJS.Timeout | null = null
-  const close = async () => {
-    if (idle) clearTimeout(idle)
-    idle = null
-    const r = runner
-    runner = null
-    await r?.close()
-  }
+export function createEncoderEmbedder({ host = sharedEncoderHost() }: { host?: EncoderHost } = {}): Embedder {
   return {
     model: LOCAL_EMBEDDING_MODEL,
     local: true,
     filledBy: 'pipeline',
     // Unrelated posts sit at 0.1-0.3 for this model; 0.4 measured best on the judged search set (MRR@10 0.737 vs 0.729 at 0.35).
     cosineFloor: 0.4,
-    available: () => runner !== null || !deferWhile(),
-    async embed(texts) {
-      if (idle) clearTimeout(idle)
-      const r = (runner ??= createWorkerRunner({ existingTags: [], categories: [], examples: [] }))
-      try {
-        return await r.encode(texts)
-      } finally {
-        idle = setTimeout(() => void close(), idleMs)
-        idle.unref()
-      }
-    },
-    close,
+    embed: (texts) => host.encode(texts),
   }
 }

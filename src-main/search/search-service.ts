@@ -16,10 +16,8 @@ export interface SearchDeps {
   clock?: () => number
   /** Defaults to the offline word-vector embedder: the fallback until the sentence encoder's vectors cover the library. */
   embedder?: Embedder
-  /** The sentence encoder (vectors from the pipeline); null turns it off. Defaults to a worker of its own. */
+  /** The sentence encoder (vectors from the pipeline); null turns it off. Defaults to the process's one model. */
   encoder?: Embedder | null
-  /** While true the default encoder's query worker is not started (the pipeline's worker holds the model). */
-  encoderDeferred?: () => boolean
   /**
    * The active provider's embedding model, resolved per search (null = none). Its stored vectors are
    * used once they cover the library; until then, and whenever it fails, the embedder above answers.
@@ -72,7 +70,7 @@ export function createSearch(deps: SearchDeps): Search {
   const { db } = deps
   const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
   const side = createProviderSemantic({ db, log: deps.log })
-  const encoder = deps.encoder === undefined ? createEncoderEmbedder({ deferWhile: deps.encoderDeferred }) : deps.encoder
+  const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
   const blankVector = blankVectorOf()
@@ -91,7 +89,7 @@ export function createSearch(deps: SearchDeps): Search {
     } catch (e) {
       deps.log?.warn('search: could not resolve the embedding model; using the local vectors', e)
     }
-    return encoder && (encoder.available?.() ?? true) ? side.ready(encoder) : null
+    return encoder ? side.ready(encoder) : null
   }
   const resolveReranker = async (): Promise<Reranker | null> => {
     const r = deps.reranker
@@ -195,7 +193,6 @@ export function createSearch(deps: SearchDeps): Search {
     close() {
       indexes.close()
       side.close()
-      void encoder?.close?.()
     },
   }
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createWorkerRunner } from '../../src-main/ai/index.ts'
+import { createEncoderHost, createWorkerRunner } from '../../src-main/ai/index.ts'
 import { lowerThreadPriority, workerNice } from '../../src-main/background/index.ts'
 
 /** Nice value of each thread of this process, by thread id (Linux: field 19 of /proc/self/task/<tid>/stat). */
@@ -28,12 +28,15 @@ describe('lowerThreadPriority', () => {
   })
 
   it.runIf(process.platform === 'linux')('lowers a background worker thread alone, not the thread that started it', async () => {
+    // The sentence model's own thread runs in the background too: started first, so it is counted before.
+    const host = createEncoderHost()
+    await host.encode(['x'])
     const before = lowered()
     const mainNice = niceByThread().get(process.pid)
     const set = process.env.SHEAF_WORKER_NICE
     process.env.SHEAF_WORKER_NICE = '19' // a worker's environment is a copy taken when it starts (on its first call)
-    const background = createWorkerRunner({ existingTags: [], categories: [], examples: [] }, { background: true })
-    const normal = createWorkerRunner({ existingTags: [], categories: [], examples: [] })
+    const background = createWorkerRunner({ existingTags: [], categories: [], examples: [] }, { background: true, encoder: host })
+    const normal = createWorkerRunner({ existingTags: [], categories: [], examples: [] }, { encoder: host })
     try {
       await background.normalizeTags([['x']])
       await normal.normalizeTags([['x']])
@@ -45,6 +48,7 @@ describe('lowerThreadPriority', () => {
       else process.env.SHEAF_WORKER_NICE = set
       await background.close()
       await normal.close()
+      await host.close()
     }
   })
 })

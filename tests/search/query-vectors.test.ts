@@ -7,12 +7,9 @@ describe('query vectors', () => {
   const db = openDatabase({ file: ':memory:' })
   const encoder = createEncoderEmbedder()
   const asked: string[][] = []
-  // The real encoder (its own worker), with each model call noted.
+  // The real encoder (the process's one model), with each model call noted.
   const counted: Embedder = { ...encoder, embed: (texts, signal) => (asked.push(texts), encoder.embed(texts, signal)) }
-  afterAll(async () => {
-    await encoder.close?.()
-    closeDatabase(db)
-  })
+  afterAll(() => closeDatabase(db))
 
   it('asks the model once per question: a repeated question reuses its vector, a new one is encoded', async () => {
     const index = createSemanticIndex({ db, embedder: counted })

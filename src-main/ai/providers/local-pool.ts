@@ -1,20 +1,20 @@
 import { availableParallelism } from 'node:os'
 import type { EngineConfig } from './local-engine.ts'
-import { createWorkerRunner, type LocalRunner } from './local-runner.ts'
+import { createModelThreadRunner, createWorkerRunner, type LocalRunner } from './local-runner.ts'
 
 /** Below this many items a call goes to one worker: splitting costs more than it saves. */
 const SPLIT_FROM = 32
 
 /**
- * Several worker runners behind one LocalRunner face, so a job uses every core. Per-post work is
- * split across the workers in order; configuration goes to all of them, and the related-post index,
- * built once, is shared by all of them.
- * The sentence model runs in the first worker only (stage 3 and encoding), so the library's tags have
- * one vocabulary and the model one copy.
+ * Runners behind one LocalRunner face, so a job uses every core. The first runs in the thread that
+ * holds the process's sentence model (encoder-host.ts: one thread fewer, and no vectors to pass
+ * between threads); the others are workers of their own. Per-post work is split across them in order;
+ * configuration goes to all of them, and the related-post index, built once, is shared by all of them.
+ * Stage 3 runs in the first alone, so the library's tags have one vocabulary.
  */
 export function createWorkerPool(config: EngineConfig, size = Math.min(2, availableParallelism())): LocalRunner {
-  if (size <= 1) return createWorkerRunner(config, { background: true })
-  const workers = Array.from({ length: size }, () => createWorkerRunner(config, { background: true }))
+  const workers = [createModelThreadRunner(config), ...Array.from({ length: size - 1 }, () => createWorkerRunner(config, { background: true }))]
+  if (workers.length === 1) return workers[0]
   const [main] = workers
   const split = async <T, R>(items: T[], run: (w: LocalRunner, part: T[], from: number) => Promise<R[]>): Promise<R[]> => {
     if (items.length < SPLIT_FROM) return run(main, items, 0)
@@ -25,8 +25,7 @@ export function createWorkerPool(config: EngineConfig, size = Math.min(2, availa
   return {
     offThread: true,
     entities: (posts) => split(posts, (w, part) => w.entities(part)),
-    // The sentence model lives in the first worker alone: one copy (~160 MB) instead of one per worker.
-    // On ONNX Runtime it reads ~200 posts/s on one core, so the other core stays free for requests.
+    // The model reads ~200 posts/s on one core (its own thread), so the other core stays free for requests.
     semantic: (items) => main.semantic(items),
     categorize: (items) => split(items, (w, part) => w.categorize(part)),
     encode: (texts) => main.encode(texts),

@@ -1,10 +1,16 @@
-import { Worker } from 'node:worker_threads'
+import { Worker, type MessagePort } from 'node:worker_threads'
+import { sharedEncoderHost, type EncoderHost } from './encoder-host.ts'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
+import { WORKER_LIMITS } from './worker-limits.ts'
 
 type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
 export type Op = keyof Ops
-/** What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority). */
-export type WorkerStart = { config: EngineConfig; background: boolean }
+/**
+ * What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority).
+ * A worker with an `encoderPort` takes its sentence vectors through it; the one without holds the
+ * process's model and serves the ports it is given (encoder-host.ts).
+ */
+export type WorkerStart = { config: EngineConfig; background: boolean; encoderPort: MessagePort } | { model: true }
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
 export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<Awaited<ReturnType<Ops[K]>>> } & {
@@ -38,56 +44,88 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
   }
 }
 
-/**
- * A worker holds ~50 MB after a full collection at 100,000 posts; uncapped, V8 let each grow to ~200 MB
- * between collections (bench/pipeline.ts: 880-1,010 MB peak for the process, 780-900 with the cap).
- * The young generation's default lets each worker keep 32 MB of new space; at 12 it keeps 8 MB,
- * ~24 MB less resident per worker for a few more minor collections.
- */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 12 }
+/** How a runner reaches the thread its engine lives in: a worker of its own, or the model's thread. */
+interface Channel {
+  post(message: unknown): void
+  /** Keeps the process alive while answers are owed. */
+  hold(owed: boolean): void
+  stop(): Promise<void>
+}
+type Open = (onMessage: (m: Reply) => void, onEnd: (e: Error) => void) => Channel
+type Reply = { seq: number; ok: boolean; result?: unknown; error?: string }
 
 /**
- * The local models in a worker thread (Node 22 runs the .ts entry directly), so a long job never
- * blocks the HTTP server. Requests are answered in order; a crashed worker fails what is pending.
+ * The local models in a worker thread of their own (Node 22 runs the .ts entry directly), so a long
+ * job never blocks the HTTP server; their sentence vectors come from the process's one model.
  */
-export function createWorkerRunner(config: EngineConfig, { background = false }: { background?: boolean } = {}): LocalRunner {
+export function createWorkerRunner(config: EngineConfig, { background = false, encoder = sharedEncoderHost() }: { background?: boolean; encoder?: EncoderHost } = {}): LocalRunner {
+  return createChannelRunner((onMessage, onEnd) => {
+    const lease = encoder.lease()
+    const w = new Worker(new URL('./local-worker.ts', import.meta.url), {
+      workerData: { config, background, encoderPort: lease.port } satisfies WorkerStart, transferList: [lease.port], resourceLimits: WORKER_LIMITS,
+    })
+    w.unref()
+    w.once('exit', lease.release)
+    w.on('message', onMessage)
+    w.on('error', onEnd)
+    w.on('exit', (code) => onEnd(new Error(`the local analysis worker stopped (exit code ${code})`)))
+    return { post: (m) => w.postMessage(m), hold: (owed) => (owed ? w.ref() : w.unref()), stop: async () => void (await w.terminate()) }
+  })
+}
+
+/** The local models in the thread that holds the sentence model (encoder-host.ts): no thread of their own. */
+export function createModelThreadRunner(config: EngineConfig, { encoder = sharedEncoderHost() }: { encoder?: EncoderHost } = {}): LocalRunner {
+  return createChannelRunner((onMessage, onEnd) => {
+    const lease = encoder.lease(config)
+    lease.port.on('message', (m: Reply | { id: number }) => {
+      if ('seq' in m) onMessage(m)
+    })
+    lease.port.on('close', () => onEnd(new Error('the sentence model\'s thread stopped')))
+    return {
+      post: (m) => lease.port.postMessage(m),
+      hold: (owed) => (owed ? lease.port.ref() : lease.port.unref()),
+      stop: async () => {
+        lease.port.close()
+        lease.release()
+      },
+    }
+  })
+}
+
+/** Requests are answered in order; a channel that ends unasked fails what is pending, and the runner. */
+function createChannelRunner(open: Open): LocalRunner {
   let seq = 0
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   let dead: Error | null = null
-  let worker: Worker | null = null
-  const start = (): Worker => {
-    const w = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: { config, background } satisfies WorkerStart, resourceLimits: WORKER_LIMITS })
-    w.unref()
-    w.on('message', (m: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
+  let channel: Channel | null = null
+  const start = (): Channel => {
+    const c: Channel = open((m) => {
       const p = pending.get(m.seq)
       if (!p) return
       pending.delete(m.seq)
       if (m.ok) p.resolve(m.result)
       else p.reject(new Error(m.error))
-    })
-    const fail = (e: Error) => {
-      // A worker let go by release() ends quietly; any other end fails what it was doing, and the runner.
-      if (worker !== w) return
+    }, (e) => {
+      // A channel let go by release() ends quietly; any other end fails what it was doing, and the runner.
+      if (channel !== c) return
       dead = e
       for (const p of pending.values()) p.reject(e)
       pending.clear()
-    }
-    w.on('error', fail)
-    w.on('exit', (code) => fail(new Error(`the local analysis worker stopped (exit code ${code})`)))
-    return w
+    })
+    return c
   }
   const inFlight = new Set<Promise<unknown>>()
   const call = (op: Op, args: unknown[]): Promise<never> => {
     if (dead) return Promise.reject(dead)
-    const w = (worker ??= start())
+    const c = (channel ??= start())
     const p = new Promise((resolve, reject) => {
       const id = ++seq
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      w.ref()
-      w.postMessage({ seq: id, op, args })
+      c.hold(true)
+      c.post({ seq: id, op, args })
     }).finally(() => {
       inFlight.delete(p)
-      if (pending.size === 0) worker?.unref()
+      if (pending.size === 0) channel?.hold(false)
     })
     inFlight.add(p)
     return p as Promise<never>
@@ -104,19 +142,19 @@ export function createWorkerRunner(config: EngineConfig, { background = false }:
     relatedOpen: (...a) => call('relatedOpen', a),
     related: (...a) => call('related', a),
     release: async () => {
-      const w = worker
-      if (!w) return
-      // Answers still owed come first; then the thread and its models go.
+      const c = channel
+      if (!c) return
+      // Answers still owed come first; then the channel and its models go.
       await Promise.allSettled([...inFlight])
-      if (worker !== w) return
-      worker = null
-      await w.terminate()
+      if (channel !== c) return
+      channel = null
+      await c.stop()
     },
     close: async () => {
       dead ??= new Error('the local analysis worker was closed')
-      const w = worker
-      worker = null
-      await w?.terminate()
+      const c = channel
+      channel = null
+      await c?.stop()
     },
   }
 }

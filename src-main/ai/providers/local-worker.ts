@@ -1,27 +1,19 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { lowerThreadPriority } from '../../background/index.ts'
-import { encodeTexts } from '../local/sentence-encoder.ts'
-import type { Engine } from './local-engine.ts'
-import type { Op, WorkerStart } from './local-runner.ts'
+import { encoderOverPort } from '../local/encoder-port.ts'
+import { useSentenceEncoder } from '../local/sentence-encoder.ts'
+import { serveEngine } from './engine-port.ts'
+import type { WorkerStart } from './local-runner.ts'
+import { serveModel } from './model-thread.ts'
 
-// Worker-thread entry: one engine, one message at a time, in order (see local-runner.ts).
+// Worker-thread entry, in one of two roles: the process's model thread (encoder-host.ts), or a
+// runner's worker of its own (local-runner.ts) that encodes through the model thread's port.
 const start = workerData as WorkerStart
-if (start.background) lowerThreadPriority()
-// The rest of the engine (language models, vocabularies: ~35 MB) loads on its first use, so a worker
-// that only encodes (search's query worker) holds the sentence model alone.
-let engine: Promise<Engine> | null = null
-const engineOf = () => (engine ??= import('./local-engine.ts').then(({ createEngine }) => createEngine(start.config)))
-
-let queue: Promise<void> = Promise.resolve()
-parentPort!.on('message', (m: { seq: number; op: Op; args: unknown[] }) => {
-  queue = queue.then(async () => {
-    try {
-      const result = m.op === 'encode' ? await encodeTexts(m.args[0] as string[]) : await run(await engineOf(), m.op, m.args)
-      parentPort!.postMessage({ seq: m.seq, ok: true, result })
-    } catch (e) {
-      parentPort!.postMessage({ seq: m.seq, ok: false, error: e instanceof Error ? e.message : String(e) })
-    }
-  })
-})
-
-const run = (e: Engine, op: Op, args: unknown[]) => (e[op] as (...a: unknown[]) => unknown)(...args)
+if ('model' in start) {
+  lowerThreadPriority()
+  serveModel()
+} else {
+  if (start.background) lowerThreadPriority()
+  useSentenceEncoder(encoderOverPort(start.encoderPort))
+  serveEngine(parentPort!, start.config)
+}

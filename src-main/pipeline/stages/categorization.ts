@@ -62,8 +62,8 @@ type CategoryContext = Pick<RunContext, 'db' | 'runner' | 'categories'> & Partia
 
 /**
  * The categories and a person's choices as the categoriser reads them: by meaning. Their texts are
- * encoded once, then the workers let the encoder go (~170 MB each): stage 4 holds the related-post
- * index instead, and needs no model of its own.
+ * encoded once (by the process's one model), then the runners let their engines go and start stage 4
+ * from this configuration, vectors included, so nothing there encodes again.
  */
 export async function categoryConfig(ctx: Pick<RunContext, 'db' | 'categories' | 'runner'>): Promise<Required<Pick<EngineConfig, 'categories' | 'examples' | 'categoryVectors'>>> {
   const bySlug = new Map(ctx.categories.map((c) => [c.slug, c.id]))

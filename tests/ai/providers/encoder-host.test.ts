@@ -1,0 +1,120 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { createEncoderHost, createModelThreadRunner, createWorkerRunner, type EnginePost } from '../../../src-main/ai/index.ts'
+import { encoderOverPort } from '../../../src-main/ai/local/encoder-port.ts'
+import { loadSentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
+
+const cos = (x: Float32Array, y: Float32Array) => x.reduce((s, v, d) => s + v * y[d], 0)
+const TEXTS = ['Tuning SQLite indexes for faster reads', 'Our toddler finally slept through the night']
+const config = { existingTags: [], categories: [], examples: [] }
+
+describe('the process\'s one sentence model', () => {
+  const host = createEncoderHost()
+  afterAll(async () => host.close())
+
+  it('encodes a query as the model does in this thread', async () => {
+    const [mine, theirs] = await Promise.all([loadSentenceEncoder().then((e) => e.encode(TEXTS)), host.encode(TEXTS)])
+    expect(theirs).toHaveLength(2)
+    expect(cos(mine[0], theirs[0])).toBeGreaterThan(0.9999)
+    expect(cos(mine[1], theirs[1])).toBeGreaterThan(0.9999)
+  })
+
+  it('is the model a pipeline worker encodes with: the worker holds no copy of its own', async () => {
+    const own = createEncoderHost()
+    const runner = createWorkerRunner(config, { encoder: own })
+    try {
+      const [v] = await runner.encode([TEXTS[0]])
+      expect(cos(v, (await host.encode([TEXTS[0]]))[0])).toBeGreaterThan(0.9999)
+      expect(own.running).toBe(true)
+      await own.close()
+      // With the model's thread gone the worker has nothing to encode with.
+      await expect(runner.encode([TEXTS[1]])).rejects.toThrow(/sentence model stopped/)
+    } finally {
+      await runner.close()
+      await own.close()
+    }
+  }, 60_000)
+
+  it('runs a runner\'s engine in the model\'s own thread, and starts it afresh after release()', async () => {
+    const own = createEncoderHost()
+    const runner = createModelThreadRunner(config, { encoder: own })
+    const post: EnginePost = { id: 1, text: TEXTS[0], authorHandle: 'a', urls: [], media: [], inReplyToPostId: null, quoted: null, imageText: null }
+    try {
+      const [first] = await runner.semantic([{ post }])
+      expect(cos(first.vector, (await host.encode([TEXTS[0]]))[0])).toBeGreaterThan(0.9999)
+      expect(first.tags.length).toBeGreaterThan(0)
+      await runner.release()
+      expect((await runner.semantic([{ post }]))[0].summary).toBe(first.summary)
+      await own.close()
+      await expect(runner.semantic([{ post }])).rejects.toThrow(/thread stopped/)
+    } finally {
+      await runner.close()
+      await own.close()
+    }
+  }, 60_000)
+
+  it('answers a query while the model\'s thread analyses a job\'s posts, before that batch is done', async () => {
+    const runner = createModelThreadRunner(config, { encoder: host })
+    const posts: EnginePost[] = Array.from({ length: 300 }, (_, i) => ({
+      id: i + 1, text: `Post ${i}: ${TEXTS[i % 2]}, and what we learnt from it`, authorHandle: 'a', urls: [], media: [], inReplyToPostId: null, quoted: null, imageText: null,
+    }))
+    try {
+      const done: string[] = []
+      const batch = runner.semantic(posts.map((post) => ({ post }))).then((r) => (done.push('batch'), r))
+      await new Promise((r) => setTimeout(r, 50))
+      const query = host.encode(['baby sleep']).then((v) => (done.push('query'), v))
+      const [b] = await Promise.all([batch, query])
+      expect(b).toHaveLength(300)
+      expect(done).toEqual(['query', 'batch'])
+    } finally {
+      await runner.close()
+    }
+  }, 60_000)
+
+  it('answers a query before the rest of a job\'s batch that was sent first', async () => {
+    const lease = host.lease()
+    const job = encoderOverPort(lease.port)
+    try {
+      const done: string[] = []
+      const posts = Array.from({ length: 400 }, (_, i) => `Post number ${i} about ${i % 2 ? 'gardening and tomatoes' : 'databases and indexes'}`)
+      const batch = job.encode(posts).then((v) => (done.push('batch'), v))
+      await new Promise((r) => setTimeout(r, 30))
+      const query = host.encode(['baby sleep']).then((v) => (done.push('query'), v))
+      const [b, q] = await Promise.all([batch, query])
+      expect(b).toHaveLength(400)
+      expect(q).toHaveLength(1)
+      expect(done).toEqual(['query', 'batch'])
+    } finally {
+      lease.port.close()
+      lease.release()
+    }
+  }, 60_000)
+
+  it('lets the model go when nobody has used it for a while, and starts it again when asked', async () => {
+    const brief = createEncoderHost({ idleMs: 50 })
+    try {
+      await brief.encode([TEXTS[0]])
+      expect(brief.running).toBe(true)
+      await new Promise((r) => setTimeout(r, 300))
+      expect(brief.running).toBe(false)
+      expect(await brief.encode([TEXTS[1]])).toHaveLength(1)
+    } finally {
+      await brief.close()
+    }
+  }, 60_000)
+
+  it('keeps the model while a worker holds a lease, however long it is idle', async () => {
+    const brief = createEncoderHost({ idleMs: 50 })
+    const lease = brief.lease()
+    try {
+      await brief.encode([TEXTS[0]])
+      await new Promise((r) => setTimeout(r, 300))
+      expect(brief.running).toBe(true)
+      lease.release()
+      await new Promise((r) => setTimeout(r, 300))
+      expect(brief.running).toBe(false)
+    } finally {
+      lease.port.close()
+      await brief.close()
+    }
+  }, 60_000)
+})
