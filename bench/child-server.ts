@@ -4,6 +4,8 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { createLibrary } from '../src-main/library/index.ts'
+import { sqliteOf } from '../src-main/store/db.ts'
 import { closeDatabase, openDatabase, type Db } from '../src-main/store/index.ts'
 
 /** The account a bench's `sheaf serve` child is started with, and signs in as. */
@@ -30,6 +32,13 @@ export async function benchDataDir(name: string, prepare?: (db: Db) => unknown, 
     .run(JSON.stringify({ autoRunAfterImport: false }))
   sqlite.close()
   return dataDir
+}
+
+/** Waits while the library fills its duplicate keys (work it does in the background after an import), as a settled library has. */
+export async function fillDuplicateKeys(db: Db): Promise<void> {
+  const library = createLibrary({ db, clock: Date.now })
+  while ((sqliteOf(db).prepare('SELECT count(*) FROM post_keys_queue').pluck().get() as number) > 0) await new Promise((r) => setTimeout(r, 100))
+  library.close()
 }
 
 const cpuProfileArgs = (dir = process.env.SHEAF_BENCH_CPU_PROF): string[] => (dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [])

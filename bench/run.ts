@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const dir = dirname(fileURLToPath(import.meta.url))
-const NOT_BENCHES = new Set(['run.ts', 'generate-library.ts', 'search-relevance-set.ts', 'topic-set.ts', 'child-server.ts', 'tag-pairs.ts', 'real-posts-judged.ts'])
+const NOT_BENCHES = new Set(['run.ts', 'generate-library.ts', 'search-relevance-set.ts', 'topic-set.ts', 'child-server.ts', 'search-questions.ts', 'settled-server.ts', 'tag-pairs.ts', 'real-posts-judged.ts'])
 const only = process.argv.slice(2)
 const benches = readdirSync(dir).filter((f) => f.endsWith('.ts') && !NOT_BENCHES.has(f) && !f.startsWith('_'))
   .filter((f) => only.length === 0 || only.includes(f.replace(/\.ts$/, ''))).sort()

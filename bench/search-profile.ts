@@ -15,6 +15,7 @@ import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { createSearch } from '../src-main/search/index.ts'
 import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
+import { QUESTIONS as QUERIES } from './search-questions.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, rounds: { type: 'string', default: '5' }, encoder: { type: 'boolean', default: false }, profile: { type: 'string' },
   read: { type: 'string' }, searches: { type: 'string' }, plain: { type: 'boolean', default: false } } })
@@ -80,25 +81,6 @@ if (values.read) {
 }
 if (!values.db) throw new Error('--db FILE (a library built by bench/search-latency.ts --db FILE)')
 const rounds = Number(values.rounds)
-
-const TERMS = ['LLM', 'agents', 'evals', 'fine-tuning', 'embeddings', 'RAG', 'inference', 'tokenizer', 'context window', 'React', 'TypeScript',
-  'CSS grid', 'bundlers', 'Vite', 'web components', 'accessibility', 'SSR', 'edge functions', 'HTTP caching', 'SQLite', 'Postgres', 'DuckDB',
-  'query plans', 'indexes', 'Parquet', 'streaming', 'materialized views', 'typography', 'color systems', 'Figma', 'motion', 'design tokens',
-  'prototyping', 'user research', 'onboarding', 'CRISPR', 'exoplanets', 'fusion', 'climate models', 'protein folding', 'telescopes', 'batteries',
-  'vaccines', 'quantum', 'neurons', 'sourdough', 'paella', 'ramen', 'fermentation', 'knife skills', 'cast iron', 'espresso', 'tortillas', 'curry', 'pickles']
-const SHAPES = [
-  (t: string) => t, (t: string) => `posts about ${t}`, (t: string) => `how to get better at ${t}`, (t: string) => `${t} mistakes`,
-  (t: string) => `${t} last year`, (t: string) => `has:image ${t}`, (t: string) => `"${t}"`, (t: string) => `${t} -benchmarks`,
-  (t: string) => `why I stopped using ${t}`, (t: string) => `${t} tips from:@AnaPark0`, (t: string) => `${t} in 2023`,
-]
-const typo = (t: string) => (t.length > 5 ? t.slice(0, 2) + t[3] + t[2] + t.slice(4) : t)
-const QUERIES = [
-  ...TERMS.map((t, i) => SHAPES[i % SHAPES.length](t)),
-  ...TERMS.filter((_, i) => i % 4 === 1).map((t) => typo(t.toLowerCase())),
-  ...TERMS.filter((_, i) => i % 5 === 2).map((t, i) => `${t} and ${TERMS[(i * 7 + 3) % TERMS.length]}`),
-  'make my database faster', 'baking bread at home', 'space telescope pictures', 'writing fast frontend code', 'the docs skip the hard part',
-  'a tiny trick that saves hours', 'what nobody tells you about ranking', 'machine learning models for text', 'healthy cooking',
-]
 
 const db = openDatabase({ file: values.db })
 const search = createSearch({ db, ...(values.encoder ? {} : { encoder: null }) })
