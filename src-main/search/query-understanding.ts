@@ -2,6 +2,7 @@ import { escapeRegExp } from '../../src-shared/regex.ts'
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
 import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/index.ts'
 import { SEMANTIC_WEIGHT, surface, type TermMatcher } from './evidence.ts'
+import { prepareLanguagePhrases } from './language-phrases.ts'
 import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
 import { createSpeller, loadDictionary, type Speller } from './spelling.ts'
 
@@ -28,6 +29,7 @@ const SCORE_CAP = 500
 
 export function createQueryUnderstanding({ db, clock }: { db: Db; clock: () => number }): (raw: string) => Understanding {
   const dictionary = loadDictionary()
+  prepareLanguagePhrases()
   let speller: { at: number; stamp: string; s: Speller } | null = null
 
   // The vocabulary is re-read when the library changed, at most every few seconds unless a word found no match.
