@@ -17,15 +17,16 @@ describe('language phrases are prepared before the first search', () => {
   beforeAll(async () => {
     t = await startTestServer()
     member = (await clientsByRole(t)).member
-    Intl.DisplayNames = class extends Real {
+    const counting = class extends Real {
       constructor(...args: ConstructorParameters<typeof Real>) {
         super(...args)
         made++
       }
     }
+    Object.defineProperty(Intl, 'DisplayNames', { value: counting, configurable: true, writable: true })
   })
   afterAll(async () => {
-    Intl.DisplayNames = Real
+    Object.defineProperty(Intl, 'DisplayNames', { value: Real, configurable: true, writable: true })
     await t?.close()
   })
 
