@@ -25,8 +25,9 @@ export const INDEX_BATCH = 64
 const SLICE_MS = 10
 /**
  * The share of the thread the slices take at most while requests are answered. The pause after a
- * slice follows what the slice took: a batch can overrun SLICE_MS (a vector batch waiting for the
- * write lock, an FTS merge), and a fixed 30 ms pause then gave the slices half the thread or more.
+ * slice follows what the slice took: a batch can overrun SLICE_MS (an FTS merge), and a fixed 30 ms
+ * pause then gave the slices half the thread or more. The vector batches never wait for the write
+ * lock here: while another connection holds it they stop and the next slice tries again.
  */
 const BUSY_SHARE = 0.25
 const IDLE_PAUSE_MS = 1
@@ -70,11 +71,11 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
     timer = null
     if (closed || !isOpen(db)) return
     try {
-      const { value: more, pauseMs } = pacer.slice(() => (!wordsInBackground() && indexQueued(SLICE_MS) > 0) || semantic.catchUp(SLICE_MS) > 0)
+      const { value: more, pauseMs } = pacer.slice(() => (!wordsInBackground() && indexQueued(SLICE_MS) > 0) || semantic.catchUp(SLICE_MS, { ifFree: true }) > 0)
       failing = false
       if (more) kick(pauseMs)
     } catch (e) {
-      // Say, another writer holding the lock: retried a second later.
+      // Say, another writer holding the word index's lock past the busy time-out: retried a second later.
       if (!failing) log?.warn('search: could not update the index; retrying', e)
       failing = true
       kick(RETRY_MS)
@@ -93,7 +94,8 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
       if (words === 0 && vectors === 0) return
       if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
         if (background !== 'running') indexQueued(Infinity)
-        semantic.catchUp(Infinity)
+        // Not while another connection writes: the query answers from what is indexed, the slices follow.
+        if (semantic.catchUp(Infinity, { ifFree: true }) > 0) kick()
       } else kick()
     },
     indexQueued,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import {
   isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
-  searchIdsWithoutEmbedding, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, writeEmbedding, type Db, type SearchStoredEmbedding,
+  searchIdsWithoutEmbedding, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, transactionIfFree, writeEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
@@ -16,8 +16,11 @@ export interface SemanticIndex {
   readonly model: string
   /** Below this cosine a neighbour is unrelated (the model's own scale). */
   readonly cosineFloor?: number
-  /** Applies queued changes for up to `budgetMs`; returns how many remain. */
-  catchUp(budgetMs: number): number
+  /**
+   * Applies queued changes for up to `budgetMs`; returns how many remain. `ifFree`: stops, leaving
+   * them queued, when another connection holds the write lock, instead of waiting for it.
+   */
+  catchUp(budgetMs: number, opts?: { ifFree?: boolean }): number
   /** Embeds every post lacking a current vector (batches through the embedder), then catches up. */
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
   query(vector: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
@@ -106,7 +109,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     slice()
   }
 
-  /** Brings these posts' vectors up to date; returns nothing, removes deleted posts from memory. */
+  /** Brings these posts' vectors up to date and removes deleted posts from memory (inside the caller's write transaction). */
   const refresh = (ids: number[]) => {
     const alive = new Set(searchExistingIds(db, ids))
     for (const id of ids) if (!alive.has(id)) { index?.remove(id); missing.delete(id) }
@@ -129,20 +132,31 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
         missing.add(id)
       }
     }
-    transaction(db, () => {
-      for (const w of writes) writeEmbedding(db, w)
-      searchQueueRemove(db, ids)
-    })
+    for (const w of writes) writeEmbedding(db, w)
+    searchQueueRemove(db, ids)
   }
 
-  const catchUp = (budgetMs: number): number => {
+  /**
+   * One batch read, embedded and written in one write transaction; 'busy' (nothing done) when `ifFree`
+   * and another connection holds the lock. Waiting for it in SQLite's busy handler blocks this thread
+   * in sleeps of up to 100 ms: while the maintenance thread indexed words, a batch here held the HTTP
+   * thread 40-120 ms (bench/load.ts, profiled).
+   */
+  const refreshBatch = (ifFree: boolean): 'done' | 'more' | 'busy' => {
+    const ids = searchQueuePeek(db, 64)
+    if (ids.length === 0) return 'done'
+    if (!ifFree) transaction(db, () => refresh(ids))
+    else if (!transactionIfFree(db, () => refresh(ids))) return 'busy'
+    return 'more'
+  }
+
+  const catchUp = (budgetMs: number, { ifFree = false } = {}): number => {
     load()
     const until = performance.now() + budgetMs
     for (;;) {
-      const ids = searchQueuePeek(db, 64)
-      if (ids.length === 0) return 0
-      refresh(ids)
-      if (performance.now() >= until) return searchQueueSize(db)
+      const step = refreshBatch(ifFree)
+      if (step === 'done') return 0
+      if (step === 'busy' || performance.now() >= until) return searchQueueSize(db)
     }
   }
 

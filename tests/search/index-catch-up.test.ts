@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
@@ -68,4 +69,30 @@ describe('index catch-up', () => {
       lib.close()
     }
   })
+
+  it('leaves the vectors queued, without waiting, while another connection writes, and catches them up after', () =>
+    withBacklog(INDEX_BATCH * 3, async (lib, indexes) => {
+      indexes.indexQueued(Infinity)
+      const semantic = createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() })
+      const warned: unknown[] = []
+      const catchUp = createIndexCatchUp({ db: lib.db, semantic, log: { warn: (m) => void warned.push(m) } })
+      // The maintenance thread's word batches hold the lock like this (its own connection).
+      const other = new Database(sqliteOf(lib.db).name)
+      try {
+        other.prepare('BEGIN IMMEDIATE').run()
+        // Before: SQLite's busy handler held this thread for the whole 5 s time-out, then SQLITE_BUSY.
+        expect(semantic.catchUp(Infinity, { ifFree: true })).toBe(INDEX_BATCH * 3)
+        catchUp.kick(0)
+        await new Promise((r) => setTimeout(r, 100))
+        expect(searchQueueSize(lib.db)).toBe(INDEX_BATCH * 3)
+        other.prepare('COMMIT').run()
+        const deadline = Date.now() + 20_000
+        while (searchQueueSize(lib.db) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+        expect(searchQueueSize(lib.db)).toBe(0)
+        expect(warned).toEqual([])
+      } finally {
+        catchUp.close()
+        other.close()
+      }
+    }))
 })
