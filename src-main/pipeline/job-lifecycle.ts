@@ -3,10 +3,11 @@ import { AppError } from '../../src-shared/errors.ts'
 import type { RetryPipelineBody, StartPipelineBody, StartPipelineResult } from '../../src-shared/schemas/pipeline.ts'
 import { LOCAL_EMBEDDING_MODEL } from '../ai/index.ts'
 import {
-  failedBookmarkIds, insertJob, jobById, latestJob, postsAnalysedWithoutVector, selectDueBookmarkIds, setJobStatus, unfinishedJobs, type JobRecord,
+  failedBookmarkIds, jobById, latestJob, postsAnalysedWithoutVector, setJobStatus, unfinishedJobs, type JobRecord,
 } from '../store/index.ts'
-import { retryBusy, waitForWriters } from './context.ts'
+import { waitForWriters } from './context.ts'
 import { holdingComplete } from './events.ts'
+import { completeJobItems, listDuePosts, writeJob } from './job-creation.ts'
 import { launchJob, type LaunchDeps, type Launched } from './job-runner.ts'
 import { createRescorer } from './rescore.ts'
 
@@ -61,12 +62,12 @@ export function createJobLifecycle(deps: LifecycleDeps) {
     const raced = active as { job: JobRecord } | null
     if (raced) return queue.behind(raced.job, { body, userId, opts })
     const id = randomUUID()
-    const ids = await retryBusy(db, () => {
-      const due = selectDueBookmarkIds(db, { bookmarkIds: body.bookmarkIds, force: body.force, vectorModel: LOCAL_EMBEDDING_MODEL })
-      insertJob(db, { id, force: body.force ?? false, bookmarkIds: body.bookmarkIds ?? null, provider: providerName, createdBy: userId, now: deps.clock(), items: due })
-      return due
-    })
+    const scope = { bookmarkIds: body.bookmarkIds ?? null, force: body.force ?? false, vectorModel: LOCAL_EMBEDDING_MODEL }
+    const ids = await listDuePosts(db, scope)
+    await writeJob(db, { ...scope, id, provider: providerName, createdBy: userId, now: deps.clock() }, ids)
     const job = jobById(db, id)!
+    // Cancelled while its posts were being written (cancel() found it as the latest job): it does not run.
+    if (job.status !== 'running') return { jobId: id, status: 'started', totalBookmarks: ids.length }
     deps.hub.publish({ stage: 'entity_extraction', progress: 0, current: 0, total: ids.length })
     await launch(job)
     return { jobId: id, status: 'started', totalBookmarks: ids.length }
@@ -123,6 +124,7 @@ export function createJobLifecycle(deps: LifecycleDeps) {
       for (const j of next.slice(0, -1)) setJobStatus(db, j.id, 'cancelled', deps.clock(), { finished: true, error: 'superseded by a later job' })
       const last = next.at(-1)
       if (last && !active) {
+        completeJobItems(db, last, LOCAL_EMBEDDING_MODEL)
         log.info(`resuming pipeline job ${last.id}`)
         void launch(last).catch((e) => log.error(`resuming pipeline job ${last.id} failed`, e))
         return

@@ -63,7 +63,7 @@ export {
   writeKnowledge, writeMediaAnalysis,
 } from './queries/knowledge.ts'
 export {
-  addJobUsage, countJobItems, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, insertJobErrors, jobById, jobErrors,
+  addJobItems, addJobUsage, countJobItems, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, insertJobErrors, insertJobRow, jobById, jobErrors,
   type JobErrorWrite, jobItemsBelow, type JobRecord, latestJob, markJobItems, setJobStatus, unfinishedJobs, updateJobProgress,
 } from './queries/jobs.ts'
 export { countEmbeddings, embeddingPage, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { JOB_SLICE } from '../../src-main/pipeline/job-creation.ts'
 import { createJobLifecycle } from '../../src-main/pipeline/job-lifecycle.ts'
-import { insertJob, jobById, latestJob, setJobStatus } from '../../src-main/store/index.ts'
+import { addJobItems, countJobItems, insertJob, insertJobRow, jobById, latestJob, setJobStatus } from '../../src-main/store/index.ts'
 import { waitFor } from './helpers.ts'
 import { pipelineUnit } from './unit-deps.ts'
 
@@ -82,6 +83,45 @@ describe('job lifecycle', () => {
       expect(after).toMatchObject({ status: 'completed', bookmarkIds: [ids[1], ids[2]], createdBy: null })
       await stop()
       await expect(jobs.start({}, 1)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' })
+    } finally {
+      await close()
+    }
+  })
+
+  it('writes a large job a slice at a time, answering other work between the slices, and covers every post', async () => {
+    const posts = JOB_SLICE * 2 + 10
+    const { lib, jobs, close } = lifecycle(posts)
+    try {
+      // What a request arriving meanwhile would see: the event loop turns while the job is written.
+      const seen: number[] = []
+      let watching = true
+      const watch = () => {
+        if (!watching) return
+        const job = latestJob(lib.db)
+        if (job) seen.push(countJobItems(lib.db, job.id))
+        setImmediate(watch)
+      }
+      setImmediate(watch)
+      const started = await jobs.start({}, 1)
+      watching = false
+      expect(started).toMatchObject({ status: 'started', totalBookmarks: posts })
+      expect(countJobItems(lib.db, started.jobId)).toBe(posts)
+      // Before: the job's row and its items were one transaction, seen whole or not at all.
+      expect(seen.some((n) => n > 0 && n < posts)).toBe(true)
+    } finally {
+      await close()
+    }
+  })
+
+  it('writes the rest of a job a restart stopped while its posts were written, then resumes it', async () => {
+    const { lib, ids, jobs, close } = lifecycle(3)
+    try {
+      insertJobRow(lib.db, { id: 'half', force: false, bookmarkIds: null, provider: 'local', createdBy: 1, now: 1, total: 3 })
+      addJobItems(lib.db, 'half', ids.slice(0, 1))
+      jobs.resume()
+      expect(jobs.running()?.id).toBe('half')
+      await jobs.idle()
+      expect(jobById(lib.db, 'half')).toMatchObject({ status: 'completed', processed: 3 })
     } finally {
       await close()
     }

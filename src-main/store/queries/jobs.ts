@@ -11,14 +11,27 @@ const COLUMNS = `id, status, force, bookmark_ids AS bookmarkIds, stage, current,
 const toJob = (r: Record<string, unknown> | undefined): JobRecord | null =>
   r ? { ...(r as unknown as JobRecord), force: r.force === 1, bookmarkIds: r.bookmarkIds ? JSON.parse(r.bookmarkIds as string) : null } : null
 
+export interface JobWrite { id: string; force: boolean; bookmarkIds: number[] | null; provider: string; createdBy: number | null; now: number; items: readonly number[] }
+
 /** A job and the posts it covers, in one transaction. */
-export function insertJob(db: Db, j: { id: string; force: boolean; bookmarkIds: number[] | null; provider: string; createdBy: number | null; now: number; items: readonly number[] }): void {
+export function insertJob(db: Db, j: JobWrite): void {
   transaction(db, () => {
-    stmt(db, `INSERT INTO jobs (id, status, force, bookmark_ids, stage, total, provider, created_by, created_at, updated_at)
-      VALUES (?, 'running', ?, ?, 'entity_extraction', ?, ?, ?, ?, ?)`)
-      .run(j.id, j.force ? 1 : 0, j.bookmarkIds ? JSON.stringify(j.bookmarkIds) : null, j.items.length, j.provider, j.createdBy, j.now, j.now)
-    stmt(db, 'INSERT INTO job_items (job_id, bookmark_id, done_stage) SELECT ?, value, 0 FROM json_each(?)').run(j.id, idList(j.items))
+    insertJobRow(db, { ...j, total: j.items.length })
+    addJobItems(db, j.id, j.items)
   })
+}
+
+/** A job's row alone (`total`: its items' count); its items follow with addJobItems. */
+export function insertJobRow(db: Db, j: Omit<JobWrite, 'items'> & { total: number }): void {
+  stmt(db, `INSERT INTO jobs (id, status, force, bookmark_ids, stage, total, provider, created_by, created_at, updated_at)
+    VALUES (?, 'running', ?, ?, 'entity_extraction', ?, ?, ?, ?, ?)`)
+    .run(j.id, j.force ? 1 : 0, j.bookmarkIds ? JSON.stringify(j.bookmarkIds) : null, j.total, j.provider, j.createdBy, j.now, j.now)
+}
+
+/** Posts a job covers, not yet done; a post it already has is kept as it is, a post deleted meanwhile left out. */
+export function addJobItems(db: Db, jobId: string, ids: readonly number[]): void {
+  stmt(db, `INSERT OR IGNORE INTO job_items (job_id, bookmark_id, done_stage)
+    SELECT ?, b.id, 0 FROM json_each(?) j JOIN bookmarks b ON b.id = j.value`).run(jobId, idList(ids))
 }
 
 export const jobById = (db: Db, id: string): JobRecord | null => toJob(stmt(db, `SELECT ${COLUMNS} FROM jobs WHERE id = ?`).get(id) as Record<string, unknown> | undefined)

@@ -19,12 +19,16 @@ export type PipelineMedia = Omit<MediaRow, 'bookmarkId' | 'position' | 'fetchedA
  * Posts a job should analyse: never analysed, changed since, or analysed before the current local
  * sentence model (no vector of `vectorModel`), unless `force` takes them all.
  */
-export function selectDueBookmarkIds(db: Db, { bookmarkIds, force, vectorModel }: { bookmarkIds?: readonly number[]; force?: boolean; vectorModel: string }): number[] {
+export function selectDueBookmarkIds(db: Db, { bookmarkIds, force, vectorModel, after = 0, limit = -1 }: {
+  bookmarkIds?: readonly number[]; force?: boolean; vectorModel: string
+  /** Only posts with a larger id, at most `limit` of them (-1: all): a page of the list. */
+  after?: number; limit?: number
+}): number[] {
   const scope = bookmarkIds ? 'AND b.id IN (SELECT value FROM json_each(@ids))' : ''
   const due = force ? '' : `AND (k.bookmark_id IS NULL OR k.content_hash IS NOT b.content_hash
     OR NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.bookmark_id = b.id AND e.model = @model))`
-  const sql = `SELECT b.id FROM bookmarks b LEFT JOIN knowledge k ON k.bookmark_id = b.id WHERE 1 ${scope} ${due} ORDER BY b.id`
-  return stmt(db, sql).pluck().all({ model: vectorModel, ...(bookmarkIds ? { ids: idList(bookmarkIds) } : {}) }) as number[]
+  const sql = `SELECT b.id FROM bookmarks b LEFT JOIN knowledge k ON k.bookmark_id = b.id WHERE b.id > @after ${scope} ${due} ORDER BY b.id LIMIT @limit`
+  return stmt(db, sql).pluck().all({ model: vectorModel, after, limit, ...(bookmarkIds ? { ids: idList(bookmarkIds) } : {}) }) as number[]
 }
 
 /** Every analysed post, in id order. */
