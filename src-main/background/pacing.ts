@@ -23,19 +23,37 @@ export interface PacerOptions {
   utilisation?: (since: EventLoopUtilization) => number
 }
 
-/** The pause after a slice of `sliceMs`: `share` of the thread at most while it is busy. */
-export const pauseAfter = (sliceMs: number, busy: boolean, { share, idleMs }: Pick<PacerOptions, 'share' | 'idleMs'>): number =>
-  busy ? Math.max(idleMs, sliceMs * (1 / share - 1)) : idleMs
+/**
+ * What the rest of the thread's work (requests, other background work) may leave it: above this
+ * utilisation between slices, a slice's share shrinks by as much, down to MIN_SHARE. With requests at
+ * ~0.6 of the thread after bench/load.ts's import, the vector catch-up's quarter and the key fill's
+ * tenth beside the pipeline's writes left it no idle time for seconds, and requests queued (the busy
+ * phase's worst second, p95 250-270 ms).
+ */
+export const HEADROOM = 0.85
+/** The least share a slice keeps however busy the thread, so the work still ends. */
+export const MIN_SHARE = 0.05
+
+/** The share of the thread the work takes when the rest of its work used `utilisation` of it. */
+export const shareAt = (utilisation: number, share: number): number =>
+  Math.max(Math.min(share, MIN_SHARE), Math.min(share, HEADROOM - utilisation))
+
+/**
+ * The pause after a slice of `sliceMs`, `utilisation` being the thread's since the last slice: `share`
+ * of the thread at most while it is busy (less when requests leave little headroom), `idleMs` otherwise.
+ */
+export const pauseAfter = (sliceMs: number, utilisation: number, { share, idleMs, busyAbove = 0.05 }: Pick<PacerOptions, 'share' | 'idleMs' | 'busyAbove'>): number =>
+  utilisation > busyAbove ? Math.max(idleMs, sliceMs * (1 / shareAt(utilisation, share) - 1)) : idleMs
 
 export function createPacer(options: PacerOptions): Pacer {
-  const { busyAbove = 0.05, utilisation = (since) => performance.eventLoopUtilization(since).utilization } = options
+  const { utilisation = (since) => performance.eventLoopUtilization(since).utilization } = options
   let since = performance.eventLoopUtilization()
   return {
     slice(work) {
-      const busy = utilisation(since) > busyAbove
+      const used = utilisation(since)
       const t0 = performance.now()
       try {
-        return { value: work(), pauseMs: pauseAfter(performance.now() - t0, busy, options) }
+        return { value: work(), pauseMs: pauseAfter(performance.now() - t0, used, options) }
       } finally {
         since = performance.eventLoopUtilization()
       }

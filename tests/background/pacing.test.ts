@@ -1,18 +1,29 @@
 import { describe, expect, it } from 'vitest'
-import { createBatchPacing, createPacer, pauseAfter } from '../../src-main/background/index.ts'
+import { createBatchPacing, createPacer, pauseAfter, shareAt } from '../../src-main/background/index.ts'
 
 const hold = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end) { /* a slice of work */ } }
 
 describe('pacing background slices on the HTTP thread', () => {
   it('while requests are answered, the pause keeps the work to its share of the thread', () => {
-    expect(pauseAfter(4, true, { share: 0.1, idleMs: 10 })).toBeCloseTo(36)
-    expect(pauseAfter(30, true, { share: 0.25, idleMs: 1 })).toBeCloseTo(90)
+    expect(pauseAfter(4, 0.5, { share: 0.1, idleMs: 10 })).toBeCloseTo(36)
+    expect(pauseAfter(30, 0.5, { share: 0.25, idleMs: 1 })).toBeCloseTo(90)
     // never shorter than the idle pause
-    expect(pauseAfter(0.2, true, { share: 0.1, idleMs: 10 })).toBe(10)
+    expect(pauseAfter(0.2, 0.5, { share: 0.1, idleMs: 10 })).toBe(10)
+  })
+
+  it('takes less of the thread the less the requests leave it, down to a twentieth', () => {
+    // Before: a quarter whatever the load, so with requests at 0.8 the thread had no idle time left.
+    expect(pauseAfter(10, 0.6, { share: 0.25, idleMs: 1 })).toBeCloseTo(30)
+    expect(pauseAfter(10, 0.7, { share: 0.25, idleMs: 1 })).toBeCloseTo(10 * (1 / 0.15 - 1))
+    expect(pauseAfter(10, 0.8, { share: 0.25, idleMs: 1 })).toBeCloseTo(190)
+    expect(pauseAfter(10, 1, { share: 0.25, idleMs: 1 })).toBeCloseTo(190)
+    expect(shareAt(0.95, 0.1)).toBe(0.05)
+    // a share already under the floor is kept
+    expect(shareAt(0.95, 0.02)).toBe(0.02)
   })
 
   it('an idle thread gets the idle pause whatever the slice took', () => {
-    expect(pauseAfter(40, false, { share: 0.1, idleMs: 10 })).toBe(10)
+    expect(pauseAfter(40, 0.01, { share: 0.1, idleMs: 10 })).toBe(10)
   })
 
   it('measures the slice it runs and asks the thread how busy it was since the last one', () => {
