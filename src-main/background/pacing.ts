@@ -19,6 +19,11 @@ export interface PacerOptions {
   idleMs: number
   /** Event-loop utilisation between slices above which the thread counts as answering requests. */
   busyAbove?: number
+  /**
+   * False: `share` whatever the rest of the work leaves (work every request pays for while it waits,
+   * like the word index during an import). Default true: less as the thread fills (see HEADROOM).
+   */
+  yields?: boolean
   /** Utilisation since `since` (tests pass their own). */
   utilisation?: (since: EventLoopUtilization) => number
 }
@@ -42,8 +47,8 @@ export const shareAt = (utilisation: number, share: number): number =>
  * The pause after a slice of `sliceMs`, `utilisation` being the thread's since the last slice: `share`
  * of the thread at most while it is busy (less when requests leave little headroom), `idleMs` otherwise.
  */
-export const pauseAfter = (sliceMs: number, utilisation: number, { share, idleMs, busyAbove = 0.05 }: Pick<PacerOptions, 'share' | 'idleMs' | 'busyAbove'>): number =>
-  utilisation > busyAbove ? Math.max(idleMs, sliceMs * (1 / shareAt(utilisation, share) - 1)) : idleMs
+export const pauseAfter = (sliceMs: number, utilisation: number, { share, idleMs, busyAbove = 0.05, yields = true }: Pick<PacerOptions, 'share' | 'idleMs' | 'busyAbove' | 'yields'>): number =>
+  utilisation > busyAbove ? Math.max(idleMs, sliceMs * (1 / (yields ? shareAt(utilisation, share) : share) - 1)) : idleMs
 
 export function createPacer(options: PacerOptions): Pacer {
   const { utilisation = (since) => performance.eventLoopUtilization(since).utilization } = options

@@ -43,7 +43,10 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
   let timer: NodeJS.Timeout | null = null
   let closed = false
   let failing = false
-  const pacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS })
+  // The words keep their quarter while an import writes: each search pays a pass over the posts they
+  // lack. The vectors (the meaning half answers without the newest posts meanwhile) give way to requests.
+  const wordsPacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS, yields: false })
+  const vectorsPacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS })
 
   const indexQueued = (budgetMs: number): number => {
     const until = performance.now() + budgetMs
@@ -71,7 +74,10 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
     timer = null
     if (closed || !isOpen(db)) return
     try {
-      const { value: more, pauseMs } = pacer.slice(() => (!wordsInBackground() && indexQueued(SLICE_MS) > 0) || semantic.catchUp(SLICE_MS, { ifFree: true }) > 0)
+      const words = !wordsInBackground() && searchBacklog(db, 1).words > 0
+      const { value: more, pauseMs } = words
+        ? wordsPacer.slice(() => indexQueued(SLICE_MS) > 0 || searchBacklog(db, 1).vectors > 0)
+        : vectorsPacer.slice(() => semantic.catchUp(SLICE_MS, { ifFree: true }) > 0)
       failing = false
       if (more) kick(pauseMs)
     } catch (e) {

@@ -20,6 +20,8 @@ describe('pacing background slices on the HTTP thread', () => {
     expect(shareAt(0.95, 0.1)).toBe(0.05)
     // a share already under the floor is kept
     expect(shareAt(0.95, 0.02)).toBe(0.02)
+    // work that does not yield keeps its share
+    expect(pauseAfter(10, 0.8, { share: 0.25, idleMs: 1, yields: false })).toBeCloseTo(30)
   })
 
   it('an idle thread gets the idle pause whatever the slice took', () => {
