@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { JOB_SLICE } from '../../src-main/pipeline/job-creation.ts'
 import { createJobLifecycle } from '../../src-main/pipeline/job-lifecycle.ts'
-import { addJobItems, countJobItems, insertJob, insertJobRow, jobById, latestJob, setJobStatus } from '../../src-main/store/index.ts'
+import { addJobItems, countJobItems, countJobItemsAtLeast, insertJob, insertJobRow, jobById, latestJob, setJobStatus } from '../../src-main/store/index.ts'
 import { waitFor } from './helpers.ts'
 import { pipelineUnit } from './unit-deps.ts'
 
@@ -20,6 +20,20 @@ const lifecycle = (posts: number) => {
   /** Resolves once no job runs and none waits (the runs a job hands over to included). */
   const settled = () => waitFor(() => !jobs.running() && jobs.waiting() === 0)
   return { ...unit, jobs, stop, close, settled }
+}
+
+/** What `look` sees at every turn of the event loop (null: nothing to see yet), until stop(). */
+const everyTurn = (look: () => number | null) => {
+  const seen: number[] = []
+  let watching = true
+  const watch = () => {
+    if (!watching) return
+    const n = look()
+    if (n !== null) seen.push(n)
+    setImmediate(watch)
+  }
+  setImmediate(watch)
+  return { stop: () => ((watching = false), seen) }
 }
 
 describe('job lifecycle', () => {
@@ -93,17 +107,12 @@ describe('job lifecycle', () => {
     const { lib, jobs, close } = lifecycle(posts)
     try {
       // What a request arriving meanwhile would see: the event loop turns while the job is written.
-      const seen: number[] = []
-      let watching = true
-      const watch = () => {
-        if (!watching) return
+      const watch = everyTurn(() => {
         const job = latestJob(lib.db)
-        if (job) seen.push(countJobItems(lib.db, job.id))
-        setImmediate(watch)
-      }
-      setImmediate(watch)
+        return job ? countJobItems(lib.db, job.id) : null
+      })
       const started = await jobs.start({}, 1)
-      watching = false
+      const seen = watch.stop()
       expect(started).toMatchObject({ status: 'started', totalBookmarks: posts })
       expect(countJobItems(lib.db, started.jobId)).toBe(posts)
       // Before: the job's row and its items were one transaction, seen whole or not at all.
@@ -122,6 +131,25 @@ describe('job lifecycle', () => {
       expect(jobs.running()?.id).toBe('half')
       await jobs.idle()
       expect(jobById(lib.db, 'half')).toMatchObject({ status: 'completed', processed: 3 })
+    } finally {
+      await close()
+    }
+  })
+
+  it('writes a batch of semantic tagging in parts, answering other work between them', async () => {
+    const posts = 200 // one batch of the stage
+    const { lib, jobs, close, settled } = lifecycle(posts)
+    try {
+      const watch = everyTurn(() => {
+        const job = latestJob(lib.db)
+        return job ? countJobItemsAtLeast(lib.db, job.id, 3) : null
+      })
+      const started = await jobs.start({}, 1)
+      await settled()
+      const tagged = watch.stop()
+      expect(jobById(lib.db, started.jobId)).toMatchObject({ status: 'completed', processed: posts })
+      // Before: the batch's 200 posts were written in one transaction, tagged all at once.
+      expect(tagged.some((n) => n > 0 && n < posts)).toBe(true)
     } finally {
       await close()
     }

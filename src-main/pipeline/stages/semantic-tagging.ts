@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { AnalyzeInput, PostAnalysis, SemanticResult } from '../../ai/index.ts'
 import type { Entities } from '../../ai/local/index.ts'
 import { LOCAL_EMBEDDING_MODEL } from '../../ai/index.ts'
@@ -38,41 +39,55 @@ export const semanticTagging: Stage<Analysis> = {
     return { posts, ents, byId, remote, tagsById, vectors }
   },
   async run(ids, ctx, analysed) {
-    const { posts, ents, byId, remote, tagsById, vectors } = await (analysed ?? this.analyse!(ids, ctx))
+    const analysis = await (analysed ?? this.analyse!(ids, ctx))
+    // A part of the batch per transaction, a turn of the event loop between them: a 200-post commit
+    // held the HTTP thread 12-15 ms (bench/load.ts, profiled), in the busy phase's worst seconds.
+    for (let i = 0; i < ids.length && !ctx.signal.aborted; i += WRITE_SLICE) {
+      if (i > 0) await nextTurn()
+      const part = new Set(ids.slice(i, i + WRITE_SLICE))
+      await write([...part], { ...analysis, posts: analysis.posts.filter((p) => part.has(p.id)) }, ctx)
+    }
     if (ctx.signal.aborted) return
-    await ctx.commit(ids, this.index, () => {
-      const now = ctx.now()
-      const rows = posts.flatMap((p) => {
-        const l = byId.get(p.id)
-        if (!l) return []
-        const r = remote.get(p.id)
-        const entities = ents.get(p.id) ?? null
-        return [{
-          bookmarkId: p.id,
-          summary: r?.summary ?? l.summary,
-          action: r?.action ?? l.action,
-          sentiment: r?.sentiment ?? l.sentiment,
-          confidence: r?.confidence ?? l.sentimentConfidence,
-          ossReport: l.ossReport,
-          entities,
-          kind: entities?.kind ?? null,
-          provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
-          contentHash: p.contentHash,
-          analyzedAt: now,
-          tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
-        }]
-      })
-      writeKnowledge(ctx.db, rows)
-      for (const p of posts) {
-        const l = byId.get(p.id)
-        if (!l) continue
-        writeEmbedding(ctx.db, { bookmarkId: p.id, model: LOCAL_EMBEDDING_MODEL, vector: l.vector, contentHash: p.contentHash })
-        const v = vectors?.get(p.id)
-        if (v) writeEmbedding(ctx.db, { bookmarkId: p.id, model: v.model, vector: v.vector, contentHash: p.contentHash })
-      }
-    })
     for (const id of ids) ctx.entities.delete(id)
   },
+}
+
+/** Posts written per transaction. */
+const WRITE_SLICE = 50
+
+/** Writes the analysis of these posts and marks them done, in one transaction. */
+function write(ids: number[], { posts, ents, byId, remote, tagsById, vectors }: Analysis, ctx: RunContext): Promise<void> {
+  return ctx.commit(ids, semanticTagging.index, () => {
+    const now = ctx.now()
+    const rows = posts.flatMap((p) => {
+      const l = byId.get(p.id)
+      if (!l) return []
+      const r = remote.get(p.id)
+      const entities = ents.get(p.id) ?? null
+      return [{
+        bookmarkId: p.id,
+        summary: r?.summary ?? l.summary,
+        action: r?.action ?? l.action,
+        sentiment: r?.sentiment ?? l.sentiment,
+        confidence: r?.confidence ?? l.sentimentConfidence,
+        ossReport: l.ossReport,
+        entities,
+        kind: entities?.kind ?? null,
+        provider: r ? `${ctx.provider.name}:${ctx.provider.model}` : 'local',
+        contentHash: p.contentHash,
+        analyzedAt: now,
+        tags: r && tagsById.get(p.id)?.length ? tagsById.get(p.id)! : l.tags,
+      }]
+    })
+    writeKnowledge(ctx.db, rows)
+    for (const p of posts) {
+      const l = byId.get(p.id)
+      if (!l) continue
+      writeEmbedding(ctx.db, { bookmarkId: p.id, model: LOCAL_EMBEDDING_MODEL, vector: l.vector, contentHash: p.contentHash })
+      const v = vectors?.get(p.id)
+      if (v) writeEmbedding(ctx.db, { bookmarkId: p.id, model: v.model, vector: v.vector, contentHash: p.contentHash })
+    }
+  })
 }
 
 const toInput = (p: PipelinePost, ctx: RunContext): AnalyzeInput => {
