@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import {
   isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
-  searchIdsWithoutEmbedding, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, transactionIfFree, writeEmbedding, type Db, type SearchStoredEmbedding,
+  searchIdsWithoutEmbedding, searchPostCount, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, transactionIfFree, writeEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
@@ -38,18 +38,25 @@ export interface SemanticIndex {
 }
 
 const QUERY_CACHE = 256
+
+/** Rows for a library of `posts`: all of them and a sixteenth more for the posts saved next. */
+export const roomFor = (posts: number): number => Math.max(4096, Math.ceil(posts * 17 / 16))
 /** Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
 const LOAD_SLICE = 500
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
 
+let scratch = new Float32Array(0)
+
+/**
+ * A stored vector as floats, in one array reused by every call: the index quantizes it at once
+ * (upsert), and loading 100,000 vectors left as many arrays of 2 KB to the collector.
+ */
 const toFloat = (e: SearchStoredEmbedding): Float32Array => {
-  if (e.encoding === 'f32') {
-    const copy = new Uint8Array(e.vector) // aligned copy
-    return new Float32Array(copy.buffer, 0, e.dim)
-  }
-  const i8 = new Int8Array(e.vector.buffer, e.vector.byteOffset, e.dim)
-  return Float32Array.from(i8)
+  if (scratch.length !== e.dim) scratch = new Float32Array(e.dim)
+  if (e.encoding === 'f32') new Uint8Array(scratch.buffer).set(e.vector.subarray(0, e.dim * 4)) // aligned copy
+  else scratch.set(new Int8Array(e.vector.buffer, e.vector.byteOffset, e.dim))
+  return scratch
 }
 
 export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean }): SemanticIndex {
@@ -59,8 +66,10 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
   /** Remote-model posts whose vector is missing or stale; backfill() embeds them. */
   const missing = new Set<number>()
 
+  // Sized for the library at once: grown by doubling from a few thousand rows, a 100,000-post index
+  // ended at room for 131,072, and each doubling held the old rows and the new ones together.
   const ensure = (d: number): FlatIndex => {
-    if (!index) index = createFlatIndex({ dim: d, initialCapacity: 4096 })
+    if (!index) index = createFlatIndex({ dim: d, initialCapacity: roomFor(searchPostCount(db)) })
     return index
   }
 

@@ -4,7 +4,7 @@ import type { EngineConfig } from '../../ai/index.ts'
 import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
 import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
-  categoryLocks, countEmbeddings, embeddingPage, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
+  categoryLocks, countEmbeddings, eachEmbedding, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
   replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, threadParts, threadPlacesOf, userCategoryExamples, type Db,
   type KnowledgeRecord, type PipelinePost,
 } from '../../store/index.ts'
@@ -136,18 +136,17 @@ async function loadRelatedInput(ctx: RunContext): Promise<ClusteredIndexInput> {
   // Straight into the index's shared memory: the workers read this one copy.
   let rows: ClusteredRows | undefined
   for (let after = 0; ;) {
-    const page = embeddingPage(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE)
-    if (page.length === 0) break
-    if (!rows) {
-      dim = page[0].vector.length
-      rows = rowsFor(total, dim)
-    }
-    for (const r of page) {
-      if (r.vector.length !== dim || ids.length >= total) continue
-      writeRow(rows, ids.length, r.vector)
-      ids.push(r.id)
-    }
-    after = page[page.length - 1].id
+    const last = eachEmbedding(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE, (id, vector) => {
+      if (!rows) {
+        dim = vector.length
+        rows = rowsFor(total, dim)
+      }
+      if (vector.length !== dim || ids.length >= total) return
+      writeRow(rows, ids.length, vector)
+      ids.push(id)
+    })
+    if (last === after) break
+    after = last
     await yieldToLoop()
   }
   // Keys of post ids[i] at keyIds[keyOffsets[i] .. keyOffsets[i+1]); both lists are in id order.

@@ -14,23 +14,36 @@ export function writeEmbedding(db: Db, e: { bookmarkId: number; model: string; v
 }
 
 /** Decodes a stored vector (f32 or i8 scaled to [-1, 1]). */
-export function decodeVector(buf: Buffer, dim: number, encoding: 'f32' | 'i8'): Float32Array {
+export const decodeVector = (buf: Buffer, dim: number, encoding: 'f32' | 'i8'): Float32Array => decodeInto(buf, encoding, new Float32Array(dim))
+
+/** Decodes a stored vector into `out` (its length is the vector's dim). */
+function decodeInto(buf: Buffer, encoding: 'f32' | 'i8', out: Float32Array): Float32Array {
   if (encoding === 'i8') {
-    const out = new Float32Array(dim)
-    for (let i = 0; i < dim; i++) out[i] = buf.readInt8(i) / 127
+    for (let i = 0; i < out.length; i++) out[i] = buf.readInt8(i) / 127
     return out
   }
-  // One copy, byte for byte (the blob's offset need not be 4-aligned): a large load makes ~100,000 of these.
-  const out = new Float32Array(dim)
-  new Uint8Array(out.buffer).set(buf.subarray(0, dim * 4))
+  // One copy, byte for byte (the blob's offset need not be 4-aligned).
+  new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(buf.subarray(0, out.byteLength))
   return out
 }
 
-/** One page of a model's vectors in id order (id > afterId), so a big load can yield between pages. */
-export function embeddingPage(db: Db, model: string, afterId: number, limit: number): Array<{ id: number; vector: Float32Array }> {
+/**
+ * One page of a model's vectors in id order (id > afterId), so a big load can yield between pages: each
+ * row is decoded into one scratch array that `visit` must copy from (a load of every vector would
+ * otherwise leave 100,000 arrays of 2 KB to the collector). Returns the last id visited (afterId when none).
+ */
+export function eachEmbedding(db: Db, model: string, afterId: number, limit: number, visit: (id: number, vector: Float32Array) => void): number {
+  let last = afterId
+  let scratch = new Float32Array(0)
   const rows = stmt(db, 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?')
-    .all(model, afterId, limit) as Array<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
-  return rows.map((r) => ({ id: r.id, vector: decodeVector(r.vector, r.dim, r.encoding) }))
+    .iterate(model, afterId, limit) as IterableIterator<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
+  for (const r of rows) {
+    if (scratch.length !== r.dim) scratch = new Float32Array(r.dim)
+    decodeInto(r.vector, r.encoding, scratch)
+    visit(r.id, scratch)
+    last = r.id
+  }
+  return last
 }
 
 export const countEmbeddings = (db: Db, model: string): number =>
