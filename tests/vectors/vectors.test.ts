@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSpace, openKernel, spaceRows } from '../../src-main/vectors/space.ts'
+import { createSpace, openKernel, spaceCodes, spaceRows } from '../../src-main/vectors/space.ts'
 import { buildClusteredIndex, createFlatIndex, openClusteredIndex, rowsFor, writeRow } from '../../src-main/vectors/index.ts'
 
 const random = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
@@ -25,6 +25,24 @@ describe('vector space kernel', () => {
     let expected = 0
     for (let d = 0; d < 112; d++) expected += (((d * 31) % 255) - 127) * (((d * 7919) % 255) - 127)
     expect(outs[0][0]).toBe(expected)
+  })
+
+  it('counts the bits two codes differ in the same in WebAssembly and in plain JS', () => {
+    const outs = [true, false].map((simd) => {
+      const space = createSpace(200, 50, { codes: true, simd })
+      expect(space.codeBytes).toBe(32)
+      const k = openKernel(space)
+      const codes = spaceCodes(space)
+      for (let i = 0; i < codes.length; i++) codes[i] = (i * 7919 + i * i) % 256
+      for (let i = 0; i < 32; i++) k.queryCode[i] = (i * 37) % 256
+      k.hamming(k.queryCodeAt, space.codesAt, 50, space.codeBytes, k.outAt)
+      return Array.from(k.out.subarray(0, 50))
+    })
+    expect(outs[0]).toEqual(outs[1])
+    const bits = (b: number) => b.toString(2).replace(/0/g, '').length
+    let expected = 0
+    for (let i = 0; i < 32; i++) expected += bits(((i * 37) % 256) ^ ((49 * 32 + i) * 7919 + (49 * 32 + i) ** 2) % 256)
+    expect(outs[0][49]).toBe(expected)
   })
 })
 
@@ -64,6 +82,61 @@ describe('flat index', () => {
     for (const share of [40, 3]) {
       const some = new Set(Array.from({ length: 3000 }, (_, i) => i + 1).filter((id) => id % share === 0))
       expect(idx.search(q, 20, some)).toEqual(idx.search(q, 3000).filter((h) => some.has(h.id)).slice(0, 20))
+    }
+  })
+})
+
+describe('flat index ranking by code first', () => {
+  const DIM = 32
+  const N = 3000
+  const rnd = random(5)
+  const vectors = Array.from({ length: N }, () => unit(Float32Array.from({ length: DIM }, rnd)))
+  const q = unit(Float32Array.from({ length: DIM }, rnd))
+  const filled = (codesFrom: number) => {
+    const idx = createFlatIndex({ dim: DIM, codesFrom })
+    vectors.forEach((v, i) => idx.upsert(i + 1, v))
+    return idx
+  }
+  /** Closest to q by cosine, yet across the centre (~0 here) from q in its 12 smallest dimensions: ~300 rows nearer by code. */
+  const smallest = new Set([...q.keys()].sort((a, b) => Math.abs(q[a]) - Math.abs(q[b])).slice(0, 12))
+  const farByCode = q.map((x, d) => (smallest.has(d) ? -x : x))
+
+  it('returns the exact ranking where the codes alone rank otherwise', () => {
+    const exact = filled(Infinity)
+    const coded = filled(0)
+    for (const idx of [exact, coded]) idx.upsert(N + 1, farByCode)
+    const top = exact.search(q, 10)
+    expect(top[0].id).toBe(N + 1)
+    expect(coded.search(q, 10)).toEqual(top)
+    expect(coded.search(q, 300)).toEqual(exact.search(q, 300))
+  })
+
+  it('keeps each row\'s code in step through upserts and removals', () => {
+    const idx = filled(0)
+    const opposite = q.map((x) => -x)
+    // A row whose code would still say "opposite" (the farthest of all) were it not rewritten.
+    idx.upsert(7, opposite)
+    idx.upsert(7, q)
+    expect(idx.search(q, 1)[0].id).toBe(7)
+    // The last row moves into a removed row's place: its code must move with it.
+    idx.upsert(N + 1, q)
+    idx.upsert(N + 2, opposite)
+    idx.remove(7)
+    idx.remove(N + 1)
+    idx.upsert(N + 3, q)
+    idx.remove(5)
+    expect(idx.search(q, 1)[0].id).toBe(N + 3)
+    expect(idx.search(q, 20)).toEqual(idx.search(q, N).slice(0, 20))
+  })
+
+  it('restricts to the allowed posts, many or few', () => {
+    const exact = filled(Infinity)
+    const coded = filled(0)
+    for (const share of [2, 3, 40]) {
+      const some = new Set(Array.from({ length: N }, (_, i) => i + 1).filter((id) => id % share === 0))
+      const hits = coded.search(q, 20, some)
+      expect(hits.every((h) => some.has(h.id))).toBe(true)
+      expect(hits).toEqual(exact.search(q, 20, some))
     }
   })
 })
