@@ -87,53 +87,57 @@ describe('flat index', () => {
 })
 
 describe('flat index ranking by code first', () => {
+  // Ten times the rows re-scored (rescored(k) = 2000 here), so a row whose code is wrong is left out: N rows
+  // facing away from q, and NEAR rows around it (all near q by code too, in another order than by cosine).
   const DIM = 32
-  const N = 3000
+  const N = 20_000
+  const NEAR = 50
   const rnd = random(5)
-  const vectors = Array.from({ length: N }, () => unit(Float32Array.from({ length: DIM }, rnd)))
   const q = unit(Float32Array.from({ length: DIM }, rnd))
+  const away = (v: Float32Array) => (cos(v, q) > 0 ? v.map((x) => -x) : v)
+  const vectors = [
+    ...Array.from({ length: N }, () => away(unit(Float32Array.from({ length: DIM }, rnd)))),
+    ...Array.from({ length: NEAR }, (_, i) => unit(q.map((x) => x + rnd() * (0.3 + 0.4 * i / NEAR)))),
+  ]
   const filled = (codesFrom: number) => {
     const idx = createFlatIndex({ dim: DIM, codesFrom })
     vectors.forEach((v, i) => idx.upsert(i + 1, v))
     return idx
   }
-  /** Closest to q by cosine, yet across the centre (~0 here) from q in its 12 smallest dimensions: ~300 rows nearer by code. */
-  const smallest = new Set([...q.keys()].sort((a, b) => Math.abs(q[a]) - Math.abs(q[b])).slice(0, 12))
+  const LAST = N + NEAR
+  /** Closest to q by cosine, yet across the centre from q in its 10 smallest dimensions: near rows come first by code. */
+  const smallest = new Set([...q.keys()].sort((a, b) => Math.abs(q[a]) - Math.abs(q[b])).slice(0, 10))
   const farByCode = q.map((x, d) => (smallest.has(d) ? -x : x))
 
   it('returns the exact ranking where the codes alone rank otherwise', () => {
     const exact = filled(Infinity)
     const coded = filled(0)
-    for (const idx of [exact, coded]) idx.upsert(N + 1, farByCode)
+    for (const idx of [exact, coded]) idx.upsert(LAST + 1, farByCode)
     const top = exact.search(q, 10)
-    expect(top[0].id).toBe(N + 1)
+    expect(top[0].id).toBe(LAST + 1)
     expect(coded.search(q, 10)).toEqual(top)
-    expect(coded.search(q, 300)).toEqual(exact.search(q, 300))
+    expect(coded.search(q, NEAR)).toEqual(exact.search(q, NEAR))
   })
 
   it('keeps each row\'s code in step through upserts and removals', () => {
     const idx = filled(0)
-    const opposite = q.map((x) => -x)
-    // A row whose code would still say "opposite" (the farthest of all) were it not rewritten.
-    idx.upsert(7, opposite)
+    // A row facing away from q until now: were its code not rewritten, it would not be re-scored.
     idx.upsert(7, q)
     expect(idx.search(q, 1)[0].id).toBe(7)
-    // The last row moves into a removed row's place: its code must move with it.
-    idx.upsert(N + 1, q)
-    idx.upsert(N + 2, opposite)
     idx.remove(7)
-    idx.remove(N + 1)
-    idx.upsert(N + 3, q)
-    idx.remove(5)
-    expect(idx.search(q, 1)[0].id).toBe(N + 3)
-    expect(idx.search(q, 20)).toEqual(idx.search(q, N).slice(0, 20))
+    // The last row moves into a removed row's place: its code must move with it, or it reads as the farthest of all.
+    idx.upsert(11, q.map((x) => -x))
+    idx.upsert(LAST + 1, q)
+    idx.remove(11)
+    expect(idx.search(q, 1)[0].id).toBe(LAST + 1)
+    expect(idx.search(q, 20)).toEqual(idx.search(q, LAST).slice(0, 20))
   })
 
   it('restricts to the allowed posts, many or few', () => {
     const exact = filled(Infinity)
     const coded = filled(0)
-    for (const share of [2, 3, 40]) {
-      const some = new Set(Array.from({ length: N }, (_, i) => i + 1).filter((id) => id % share === 0))
+    for (const share of [2, 10, 40]) {
+      const some = new Set(Array.from({ length: LAST }, (_, i) => i + 1).filter((id) => id % share === 0))
       const hits = coded.search(q, 20, some)
       expect(hits.every((h) => some.has(h.id))).toBe(true)
       expect(hits).toEqual(exact.search(q, 20, some))
