@@ -74,8 +74,8 @@ const result = {
   }])),
   msPerQuery: Object.fromEntries(KS.map((k) => [`k=${k}`, { exact: round(time(exact.index, k)), byCode: round(time(coded.index, k)) }])),
   buildMs: { exact: Math.round(exact.ms), byCode: Math.round(coded.ms) },
-  // What the codes add to the int8 rows (rowBytes each): a code and a 16-bit distance per row.
-  addedMb: round(stored.length * (Math.ceil(dim / 8 / 16) * 16 + 2) / 1e6, 1),
+  // What the codes add to the int8 rows (rowBytes each): a code per row.
+  addedMb: round(stored.length * Math.ceil(dim / 8 / 16) * 16 / 1e6, 1),
   rowsMb: round(stored.length * Math.ceil(dim / 16) * 16 / 1e6, 1),
   loadAverage: { before: loadBefore, after: load() },
 }

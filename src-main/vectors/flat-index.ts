@@ -40,8 +40,6 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   const { rowBytes, codeBytes } = space
   let ids = new Int32Array(space.capacity)
   let scales = new Float32Array(space.capacity)
-  /** Each row's bits differing from the query's code, kept between the two passes of a search. */
-  let dist = new Uint16Array(space.capacity)
   const pos = new Map<number, number>()
   let size = 0
   const centre = createCentre(dim)
@@ -56,7 +54,6 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     codes = spaceCodes(space)
     ids = grown(ids, new Int32Array(space.capacity))
     scales = grown(scales, new Float32Array(space.capacity))
-    dist = new Uint16Array(space.capacity)
   }
 
   /** Row p's code: bit d set where its dimension d (as a share of the unit vector) lies above the centre. */
@@ -146,32 +143,32 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   }
 
   /**
-   * Every row's code against the query's, then the exact scores of the closest rescored(k) by code
-   * (all rows tied at the last distance taken; only allowed ones, taking more distances until enough).
+   * Every row's code against the query's, then the exact scores of the closest rescored(k) by code (all
+   * rows tied at the last distance taken). Rows are kept while within the distance that the closest
+   * rescored(k) seen so far reach: after the first chunk most rows cost one comparison.
    */
   function nearestByCode(qs: number, k: number, allowed?: ReadonlySet<number>): Hit[] {
     writeQueryCode(qs)
+    const want = rescored(k)
+    // Counts by distance of the rows kept (every row within t when it came, so exact for distances up to t).
     const hist = new Int32Array(dim + 1)
+    const kept: number[] = []
+    const keptDist: number[] = []
+    let t = dim
     for (let from = 0; from < size; from += CHUNK) {
       const len = Math.min(CHUNK, size - from)
       kernel.hamming(kernel.queryCodeAt, space.codesAt + from * codeBytes, len, codeBytes, kernel.outAt)
       const out = kernel.out
       for (let j = 0; j < len; j++) {
-        dist[from + j] = out[j]
-        hist[out[j]]++
+        const d = out[j]
+        if (d > t || (allowed && !allowed.has(ids[from + j]))) continue
+        hist[d]++
+        kept.push(from + j)
+        keptDist.push(d)
       }
+      t = within(hist, t, want)
     }
-    const want = rescored(k)
-    // An allowed set holds some share of the rows: take as many more distances as that share needs, or double.
-    let target = allowed ? Math.ceil(want * size / Math.max(1, allowed.size)) : want
-    for (;;) {
-      let t = 0
-      for (let cum = hist[0]; cum < target && t < dim; ) cum += hist[++t]
-      const at: number[] = []
-      for (let p = 0; p < size; p++) if (dist[p] <= t && (!allowed || allowed.has(ids[p]))) at.push(p)
-      if (at.length >= want || t >= dim) return scoreRows(qs, k, at)
-      target *= 2
-    }
+    return scoreRows(qs, k, kept.filter((_, i) => keptDist[i] <= t))
   }
 
   /** The query's code, as the rows' (kernel.query * qs is the query as a unit vector). */
@@ -203,6 +200,13 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     })
     return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
   }
+}
+
+/** The least distance up to which `hist` counts `want` rows (or `t` if it counts fewer). */
+function within(hist: Int32Array, t: number, want: number): number {
+  let cum = 0
+  for (let d = 0; d < t; d++) if ((cum += hist[d]) >= want) return d
+  return t
 }
 
 function grown<T extends Int32Array | Float32Array>(from: T, into: T): T {
