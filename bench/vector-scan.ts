@@ -4,7 +4,7 @@
  * CODES_FROM rows) and one ranking by code first then re-scoring rescored(k) rows (as from CODES_FROM),
  * asked the questions of bench/search-questions.ts encoded by the real sentence model. Prints recall of
  * the code path against the exact ranking (@10, @200 and @1000, the k search asks for: CANDIDATES and
- * WIDE), ms per query of each path and k, the index's memory, and the load average.
+ * WIDE; and of the exact 200 within SEMANTIC_BAND of the best, what search keeps), ms per query of each path and k, the index's memory, and the load average.
  * Run under the bench lock: flock /work/bench.lock node bench/vector-scan.ts --db /tmp/scan-100k.db
  */
 import { loadavg } from 'node:os'
@@ -40,12 +40,18 @@ const coded = build(0)
 const queries = await encodeTexts(MANY_QUESTIONS)
 
 const KS = [10, 200, 1000]
+/** Search keeps of its 200 nearest only those within this of the best (candidates.ts SEMANTIC_BAND). */
+const BAND = 0.2
 const recall: Record<number, number[]> = Object.fromEntries(KS.map((k) => [k, []]))
+const inBand: number[] = []
 for (const q of queries) {
   for (const k of KS) {
     const truth = exact.index.search(q, k)
     const found = new Set(coded.index.search(q, k).map((h) => h.id))
     recall[k].push(truth.filter((h) => found.has(h.id)).length / truth.length)
+    if (k !== 200) continue
+    const kept = truth.filter((h) => h.score >= truth[0].score - BAND)
+    inBand.push(kept.filter((h) => found.has(h.id)).length / kept.length)
   }
 }
 /** Mean ms per query of `index` at k over every question, `rounds` times (the first round warms up). */
@@ -72,6 +78,7 @@ const result = {
     min: round(Math.min(...recall[k]), 3),
     exactShare: round(recall[k].filter((r) => r === 1).length / recall[k].length, 3),
   }])),
+  recallOf200WithinBand: { mean: round(inBand.reduce((a, b) => a + b, 0) / inBand.length, 4), min: round(Math.min(...inBand), 3) },
   msPerQuery: Object.fromEntries(KS.map((k) => [`k=${k}`, { exact: round(time(exact.index, k)), byCode: round(time(coded.index, k)) }])),
   buildMs: { exact: Math.round(exact.ms), byCode: Math.round(coded.ms) },
   // What the codes add to the int8 rows (rowBytes each): a code per row.
