@@ -153,22 +153,21 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     // Counts by distance of the rows kept (every row within t when it came, so exact for distances up to t).
     const hist = new Int32Array(dim + 1)
     const kept: number[] = []
-    const keptDist: number[] = []
     let t = dim
     for (let from = 0; from < size; from += CHUNK) {
-      const len = Math.min(CHUNK, size - from)
-      kernel.hamming(kernel.queryCodeAt, space.codesAt + from * codeBytes, len, codeBytes, kernel.outAt)
+      const n = kernel.near(kernel.queryCodeAt, space.codesAt + from * codeBytes, Math.min(CHUNK, size - from), codeBytes, kernel.outAt, t)
       const out = kernel.out
-      for (let j = 0; j < len; j++) {
-        const d = out[j]
-        if (d > t || (allowed && !allowed.has(ids[from + j]))) continue
-        hist[d]++
-        kept.push(from + j)
-        keptDist.push(d)
+      for (let c = 0; c < n; c++) {
+        const p = from + (out[c] >>> 16)
+        if (allowed && !allowed.has(ids[p])) continue
+        hist[out[c] & 0xffff]++
+        kept.push(p, out[c] & 0xffff)
       }
       t = within(hist, t, want)
     }
-    return scoreRows(qs, k, kept.filter((_, i) => keptDist[i] <= t))
+    const at: number[] = []
+    for (let i = 0; i < kept.length; i += 2) if (kept[i + 1] <= t) at.push(kept[i])
+    return scoreRows(qs, k, at)
   }
 
   /** The query's code, as the rows' (kernel.query * qs is the query as a unit vector). */

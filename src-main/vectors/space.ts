@@ -3,8 +3,8 @@
  * the one kernel module that reads them. Shared memory (a SharedArrayBuffer underneath) lets every
  * worker thread read the same copy; int8 holds 100,000 x 512 dims in 51 MB where float32 needs 205 MB.
  * The module multiplies one row against a run of rows in 128-bit SIMD (`dots`, ~8x the plain loop,
- * which stays the fallback where WebAssembly SIMD or shared memory is missing), and counts the bits two
- * compact codes differ in (`hamming`, i64.popcnt): a space made with `codes` also holds one bit per
+ * which stays the fallback where WebAssembly SIMD or shared memory is missing), and finds the compact
+ * codes within some bits of one (`near`, i64.popcnt): a space made with `codes` also holds one bit per
  * dimension of each row, a first pass 8x smaller than the rows. The module is assembled here, so no
  * build step or binary file is needed.
  *
@@ -17,11 +17,13 @@ const SLOTS_AT = 64
 const PAGE = 65536
 const MAX_PAGES = 65536
 
-/**
- * `dots`: out[i] = sum_k q[k] * m[i * rowBytes + k] (int8, summed in int32) for i < rows; `hamming`: out[i]
- * = the bits q and m[i * rowBytes ..] differ in over rowBytes bytes; all byte offsets.
- */
+/** out[i] = sum_k q[k] * m[i * rowBytes + k] (int8, summed in int32) for i < rows; all byte offsets. */
 export type DotsFn = (q: number, m: number, rows: number, rowBytes: number, out: number) => void
+/**
+ * For each of `rows` codes of `codeBytes` from byte m, the bits it differs from the code at q in; those
+ * within `t` written to out as int32 `i << 16 | bits` in row order; returns how many.
+ */
+export type NearFn = (q: number, m: number, rows: number, codeBytes: number, out: number, t: number) => number
 
 const leb = (n: number): number[] => {
   const out: number[] = []
@@ -65,39 +67,45 @@ const body = [
   0x0b, 0x0b, 0x0b, // end $rows, $exit, func
 ]
 
-// (func $hamming (param $q $m $n $d $out i32) (local $k i32) (local $acc i64)): 16 code bytes at a time as two
-// i64 (xor, i64.popcnt: one x86 instruction; i8x16.popcnt is emulated there and measured ~1.5x slower here,
-// its lanes summed for every 64-byte row).
-const hammingBody = [
-  2, 1, 0x7f, 1, 0x7e, // locals: $k = 5; $acc = 6
+// (func $near (param $q $m $n $d $out $t i32) (result i32) (local $k i32) (local $acc i64) (local $i $c $bits i32)):
+// each row's bits differing from q, 16 code bytes at a time as two i64 (xor, i64.popcnt: one x86 instruction;
+// i8x16.popcnt is emulated there and measured ~1.5x slower here), then only rows within $t written out.
+const nearBody = [
+  3, 1, 0x7f, 1, 0x7e, 3, 0x7f, // locals: $k = 6; $acc = 7; $i = 8, $c = 9, $bits = 10
   0x02, 0x40, // block $exit
   0x03, 0x40, // loop $rows
-  0x20, 2, 0x45, 0x0d, 1, // if n == 0 break
-  0x42, 0, 0x21, 6, // acc = 0
-  0x41, 0, 0x21, 5, // k = 0
+  0x20, 8, 0x20, 2, 0x4f, 0x0d, 1, // if i >= n break
+  0x42, 0, 0x21, 7, // acc = 0
+  0x41, 0, 0x21, 6, // k = 0
   0x03, 0x40, // loop $cols
-  0x20, 6,
-  0x20, 0, 0x20, 5, 0x6a, 0x29, 3, 0, 0x20, 1, 0x20, 5, 0x6a, 0x29, 3, 0, 0x85, 0x7b, 0x7c, // acc += popcnt(q[k..k+8] ^ m[k..k+8])
-  0x20, 0, 0x20, 5, 0x6a, 0x29, 3, 8, 0x20, 1, 0x20, 5, 0x6a, 0x29, 3, 8, 0x85, 0x7b, 0x7c, // and of the next 8 bytes
-  0x21, 6,
-  0x20, 5, 0x41, 16, 0x6a, 0x22, 5, 0x20, 3, 0x49, 0x0d, 0, // k += 16; if k < d continue
+  0x20, 7,
+  0x20, 0, 0x20, 6, 0x6a, 0x29, 3, 0, 0x20, 1, 0x20, 6, 0x6a, 0x29, 3, 0, 0x85, 0x7b, 0x7c, // acc += popcnt(q[k..k+8] ^ m[k..k+8])
+  0x20, 0, 0x20, 6, 0x6a, 0x29, 3, 8, 0x20, 1, 0x20, 6, 0x6a, 0x29, 3, 8, 0x85, 0x7b, 0x7c, // and of the next 8 bytes
+  0x21, 7,
+  0x20, 6, 0x41, 16, 0x6a, 0x22, 6, 0x20, 3, 0x49, 0x0d, 0, // k += 16; if k < d continue
   0x0b, // end $cols
-  0x20, 4, 0x20, 6, 0xa7, 0x36, 2, 0, // out[i] = acc (i32.store)
-  0x20, 4, 0x41, 4, 0x6a, 0x21, 4, // out += 4
+  0x20, 7, 0xa7, 0x22, 10, 0x20, 5, 0x4d, // bits = acc; if bits <= t
+  0x04, 0x40,
+  0x20, 4, 0x20, 9, 0x41, 2, 0x74, 0x6a, // out + c * 4
+  0x20, 8, 0x41, 16, 0x74, 0x20, 10, 0x72, // i << 16 | bits
+  0x36, 2, 0, // i32.store
+  0x20, 9, 0x41, 1, 0x6a, 0x21, 9, // c += 1
+  0x0b, // end if
   0x20, 1, 0x20, 3, 0x6a, 0x21, 1, // m += d
-  0x20, 2, 0x41, 1, 0x6b, 0x21, 2, // n -= 1
+  0x20, 8, 0x41, 1, 0x6a, 0x21, 8, // i += 1
   0x0c, 0, // continue $rows
-  0x0b, 0x0b, 0x0b, // end $rows, $exit, func
+  0x0b, 0x0b, // end $rows, $exit
+  0x20, 9, 0x0b, // return c
 ]
 
 const moduleBytes = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, [1, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]),
+  ...section(1, [2, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0, 0x60, 6, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f]),
   // (import "env" "mem" (memory 1 65536 shared))
   ...section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x03, ...leb(1), ...leb(MAX_PAGES)]),
-  ...section(3, [2, 0, 0]),
-  ...section(7, [2, ...name('dots'), 0, 0, ...name('hamming'), 0, 1]),
-  ...section(10, [2, ...leb(body.length), ...body, ...leb(hammingBody.length), ...hammingBody]),
+  ...section(3, [2, 0, 1]),
+  ...section(7, [2, ...name('dots'), 0, 0, ...name('near'), 0, 1]),
+  ...section(10, [2, ...leb(body.length), ...body, ...leb(nearBody.length), ...nearBody]),
 ])
 
 /** The slice of the WebAssembly API used here (the Node-only lib set has no typings for it). */
@@ -207,7 +215,7 @@ export function quantize(v: ArrayLike<number>, into: Int8Array, at: number): num
 export interface Kernel {
   readonly simd: boolean
   dots: DotsFn
-  hamming: DotsFn
+  near: NearFn
   out: Int32Array
   outAt: number
   query: Int8Array
@@ -227,14 +235,14 @@ export function openKernel(s: VectorSpace): Kernel {
   }
   const mod = s.memory ? kernelModule() : null
   if (mod && s.memory) {
-    const { dots, hamming } = new wasm!.Instance(mod, { env: { mem: s.memory } }).exports as { dots: DotsFn; hamming: DotsFn }
-    return { simd: true, dots, hamming, ...views }
+    const { dots, near } = new wasm!.Instance(mod, { env: { mem: s.memory } }).exports as { dots: DotsFn; near: NearFn }
+    return { simd: true, dots, near, ...views }
   }
   return { simd: false, ...plainKernel(s.buffer), ...views }
 }
 
 /** The same two functions in plain JS. */
-function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; hamming: DotsFn } {
+function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; near: NearFn } {
   const i8 = new Int8Array(buffer)
   const u8 = new Uint8Array(buffer)
   const i32 = new Int32Array(buffer)
@@ -246,15 +254,17 @@ function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; hamming: DotsFn
       i32[(o >> 2) + i] = acc
     }
   }
-  const hamming: DotsFn = (q, m, rows, codeBytes, o) => {
+  const near: NearFn = (q, m, rows, codeBytes, o, t) => {
+    let c = 0
     for (let i = 0; i < rows; i++) {
-      let acc = 0
+      let bits = 0
       const mi = m + i * codeBytes
-      for (let d = 0; d < codeBytes; d++) acc += BITS[u8[q + d] ^ u8[mi + d]]
-      i32[(o >> 2) + i] = acc
+      for (let d = 0; d < codeBytes; d++) bits += BITS[u8[q + d] ^ u8[mi + d]]
+      if (bits <= t) i32[(o >> 2) + c++] = (i << 16) | bits
     }
+    return c
   }
-  return { dots, hamming }
+  return { dots, near }
 }
 
 const BITS = Uint8Array.from({ length: 256 }, (_, b) => {
