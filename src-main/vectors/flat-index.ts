@@ -144,8 +144,8 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
 
   /**
    * Every row's code against the query's, then the exact scores of the closest rescored(k) by code (all
-   * rows tied at the last distance taken). Rows are kept while within the distance that the closest
-   * rescored(k) seen so far reach: after the first chunk most rows cost one comparison.
+   * rows tied at the last distance taken). The kernel hands back only rows within the distance that the
+   * closest rescored(k) seen so far reach: after the first chunk, a few per hundred.
    */
   function nearestByCode(qs: number, k: number, allowed?: ReadonlySet<number>): Hit[] {
     writeQueryCode(qs)
