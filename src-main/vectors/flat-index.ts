@@ -61,7 +61,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     const row = p * rowBytes
     const at = p * codeBytes
     codes.fill(0, at, at + codeBytes)
-    for (let d = 0; d < dim; d++) if (rows[row + d] * scales[p] > centre.at[d]) codes[at + (d >> 3)] |= 1 << (d & 7)
+    writeBits(codes, at, rows, row, scales[p], centre.at)
   }
   /** Codes are taken against the mean of the rows when last re-centred; again once as many rows have changed. */
   const recentreIfDrifted = () => {
@@ -172,10 +172,8 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
 
   /** The query's code, as the rows' (kernel.query * qs is the query as a unit vector). */
   function writeQueryCode(qs: number) {
-    const q = kernel.query
-    const code = kernel.queryCode
-    code.fill(0)
-    for (let d = 0; d < dim; d++) if (q[d] * qs > centre.at[d]) code[d >> 3] |= 1 << (d & 7)
+    kernel.queryCode.fill(0)
+    writeBits(kernel.queryCode, 0, kernel.query, 0, qs, centre.at)
   }
 
   /** The best k rows by cosine, taken straight from the kernel's results: most rows fall below the floor. */
@@ -198,6 +196,17 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
       }
     })
     return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
+  }
+}
+
+/** Bit d of the code at `at`: whether int8 value d of the row at `from`, times `scale`, lies above `centre[d]`. */
+function writeBits(codes: Uint8Array, at: number, rows: Int8Array, from: number, scale: number, centre: Float32Array): void {
+  const dim = centre.length
+  for (let d0 = 0; d0 < dim; d0 += 8) {
+    let byte = 0
+    // +(a > b), not an if: half the comparisons go each way, and the branch cost ~3x (mispredicted).
+    for (let b = 0, end = Math.min(8, dim - d0); b < end; b++) byte |= +(rows[from + d0 + b] * scale > centre[d0 + b]) << b
+    codes[at + (d0 >> 3)] = byte
   }
 }
 
