@@ -1,7 +1,8 @@
 /**
- * Post vectors in memory: int8 rows in shared WebAssembly memory with one SIMD dot-product kernel
- * (space.ts), read two ways — a flat index kept current post by post and searched exactly (search,
- * one query at a time), and a clustered index built for the whole library at once (each post's
+ * Post vectors in memory: int8 rows in shared WebAssembly memory with one kernel module (space.ts: a
+ * SIMD dot product, and a popcount over 1-bit codes), read two ways — a flat index kept current post by
+ * post and searched by brute force (search, one query at a time; from 20,000 posts by code first, the
+ * closest re-scored exactly), and a clustered index built for the whole library at once (each post's
  * nearest posts: related posts and near-duplicate candidates). The vectors themselves are stored in
  * SQLite (`embeddings`); see docs/understanding.md#where-the-vectors-live.
  */

@@ -1,13 +1,15 @@
 /**
  * Where post vectors live in memory: int8 rows (one scale per row) in a shared WebAssembly memory, and
- * the one dot-product kernel that reads them. Shared memory (a SharedArrayBuffer underneath) lets every
+ * the one kernel module that reads them. Shared memory (a SharedArrayBuffer underneath) lets every
  * worker thread read the same copy; int8 holds 100,000 x 512 dims in 51 MB where float32 needs 205 MB.
- * The kernel multiplies one row against a run of rows in 128-bit SIMD (~8x the plain loop, which stays
- * the fallback where WebAssembly SIMD or shared memory is missing). The module is assembled here, so no
+ * The module multiplies one row against a run of rows in 128-bit SIMD (`dots`, ~8x the plain loop,
+ * which stays the fallback where WebAssembly SIMD or shared memory is missing), and finds the compact
+ * codes within some bits of one (`near`, i64.popcnt): a space made with `codes` also holds one bit per
+ * dimension of each row, a first pass 8x smaller than the rows. The module is assembled here, so no
  * build step or binary file is needed.
  *
- * Layout (bytes): [0, 64) a slot counter; SLOTS thread slots, each CHUNK int32 results then a query row;
- * `extraRows` rows (a caller's own, e.g. centroids); then `capacity` rows.
+ * Layout (bytes): [0, 64) a slot counter; SLOTS thread slots, each CHUNK int32 results, a query row and
+ * a query code; `extraRows` rows (a caller's own, e.g. centroids); `capacity` rows; `capacity` codes.
  */
 export const CHUNK = 4096
 const SLOTS = 16
@@ -17,6 +19,11 @@ const MAX_PAGES = 65536
 
 /** out[i] = sum_k q[k] * m[i * rowBytes + k] (int8, summed in int32) for i < rows; all byte offsets. */
 export type DotsFn = (q: number, m: number, rows: number, rowBytes: number, out: number) => void
+/**
+ * For each of `rows` codes of `codeBytes` from byte m, the bits it differs from the code at q in; those
+ * within `t` written to out as int32 `i << 16 | bits` in row order; returns how many.
+ */
+export type NearFn = (q: number, m: number, rows: number, codeBytes: number, out: number, t: number) => number
 
 const leb = (n: number): number[] => {
   const out: number[] = []
@@ -60,14 +67,45 @@ const body = [
   0x0b, 0x0b, 0x0b, // end $rows, $exit, func
 ]
 
+// (func $near (param $q $m $n $d $out $t i32) (result i32) (local $k i32) (local $acc i64) (local $i $c $bits i32)):
+// each row's bits differing from q, 16 code bytes at a time as two i64 (xor, i64.popcnt: one x86 instruction;
+// i8x16.popcnt is emulated there and measured ~1.5x slower here), then only rows within $t written out.
+const nearBody = [
+  3, 1, 0x7f, 1, 0x7e, 3, 0x7f, // locals: $k = 6; $acc = 7; $i = 8, $c = 9, $bits = 10
+  0x02, 0x40, // block $exit
+  0x03, 0x40, // loop $rows
+  0x20, 8, 0x20, 2, 0x4f, 0x0d, 1, // if i >= n break
+  0x42, 0, 0x21, 7, // acc = 0
+  0x41, 0, 0x21, 6, // k = 0
+  0x03, 0x40, // loop $cols
+  0x20, 7,
+  0x20, 0, 0x20, 6, 0x6a, 0x29, 3, 0, 0x20, 1, 0x20, 6, 0x6a, 0x29, 3, 0, 0x85, 0x7b, 0x7c, // acc += popcnt(q[k..k+8] ^ m[k..k+8])
+  0x20, 0, 0x20, 6, 0x6a, 0x29, 3, 8, 0x20, 1, 0x20, 6, 0x6a, 0x29, 3, 8, 0x85, 0x7b, 0x7c, // and of the next 8 bytes
+  0x21, 7,
+  0x20, 6, 0x41, 16, 0x6a, 0x22, 6, 0x20, 3, 0x49, 0x0d, 0, // k += 16; if k < d continue
+  0x0b, // end $cols
+  0x20, 7, 0xa7, 0x22, 10, 0x20, 5, 0x4d, // bits = acc; if bits <= t
+  0x04, 0x40,
+  0x20, 4, 0x20, 9, 0x41, 2, 0x74, 0x6a, // out + c * 4
+  0x20, 8, 0x41, 16, 0x74, 0x20, 10, 0x72, // i << 16 | bits
+  0x36, 2, 0, // i32.store
+  0x20, 9, 0x41, 1, 0x6a, 0x21, 9, // c += 1
+  0x0b, // end if
+  0x20, 1, 0x20, 3, 0x6a, 0x21, 1, // m += d
+  0x20, 8, 0x41, 1, 0x6a, 0x21, 8, // i += 1
+  0x0c, 0, // continue $rows
+  0x0b, 0x0b, // end $rows, $exit
+  0x20, 9, 0x0b, // return c
+]
+
 const moduleBytes = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, [1, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]),
+  ...section(1, [2, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0, 0x60, 6, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f]),
   // (import "env" "mem" (memory 1 65536 shared))
   ...section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x03, ...leb(1), ...leb(MAX_PAGES)]),
-  ...section(3, [1, 0]),
-  ...section(7, [1, ...name('dots'), 0, 0]),
-  ...section(10, [1, ...leb(body.length), ...body]),
+  ...section(3, [2, 0, 1]),
+  ...section(7, [2, ...name('dots'), 0, 0, ...name('near'), 0, 1]),
+  ...section(10, [2, ...leb(body.length), ...body, ...leb(nearBody.length), ...nearBody]),
 ])
 
 /** The slice of the WebAssembly API used here (the Node-only lib set has no typings for it). */
@@ -108,19 +146,27 @@ export interface VectorSpace {
   dim: number
   /** Bytes per row: dim rounded up to 16 (the SIMD width); the padding stays 0. */
   rowBytes: number
+  /** Bytes per code (one bit per dimension, rounded up to 16), or 0 for a space without codes. */
+  codeBytes: number
   /** Rows before `rowsAt` for the caller's own use (extraAt). */
   extraRows: number
   extraAt: number
   capacity: number
   rowsAt: number
+  codesAt: number
 }
 
-/** Room for `capacity` rows of `dim` (zeroed) and `extraRows` more; `simd: false` forces the plain-JS kernel. */
-export function createSpace(dim: number, capacity: number, { extraRows = 0, simd = true } = {}): VectorSpace {
+/**
+ * Room for `capacity` rows of `dim` (zeroed), `extraRows` more and, with `codes`, a code per row;
+ * `simd: false` forces the plain-JS kernel.
+ */
+export function createSpace(dim: number, capacity: number, { extraRows = 0, codes = false, simd = true } = {}): VectorSpace {
   const rowBytes = align(Math.max(1, dim), 16)
-  const extraAt = align(SLOTS_AT + SLOTS * (CHUNK * 4 + rowBytes), 64)
+  const codeBytes = codes ? align(Math.ceil(Math.max(1, dim) / 8), 16) : 0
+  const extraAt = align(SLOTS_AT + SLOTS * slotBytes(rowBytes, codeBytes), 64)
   const rowsAt = extraAt + extraRows * rowBytes
-  const pages = Math.max(1, Math.ceil((rowsAt + capacity * rowBytes) / PAGE))
+  const codesAt = rowsAt + capacity * rowBytes
+  const pages = Math.max(1, Math.ceil((codesAt + capacity * codeBytes) / PAGE))
   let memory: WasmMemory | null = null
   if (simd && kernelModule() && pages <= MAX_PAGES) {
     try {
@@ -130,12 +176,16 @@ export function createSpace(dim: number, capacity: number, { extraRows = 0, simd
     }
   }
   const buffer = memory ? (memory.buffer as unknown as SharedArrayBuffer) : new SharedArrayBuffer(pages * PAGE)
-  return { memory, buffer, dim, rowBytes, extraRows, extraAt, capacity, rowsAt }
+  return { memory, buffer, dim, rowBytes, codeBytes, extraRows, extraAt, capacity, rowsAt, codesAt }
 }
+
+const slotBytes = (rowBytes: number, codeBytes: number) => CHUNK * 4 + rowBytes + codeBytes
 
 /** The rows, row i at [i * rowBytes, i * rowBytes + dim). */
 export const spaceRows = (s: VectorSpace): Int8Array => new Int8Array(s.buffer, s.rowsAt, s.capacity * s.rowBytes)
 export const spaceExtra = (s: VectorSpace): Int8Array => new Int8Array(s.buffer, s.extraAt, s.extraRows * s.rowBytes)
+/** The codes, row i's at [i * codeBytes, (i + 1) * codeBytes): bit d set where dimension d lies above a centre. */
+export const spaceCodes = (s: VectorSpace): Uint8Array => new Uint8Array(s.buffer, s.codesAt, s.capacity * s.codeBytes)
 
 /**
  * Writes `v` as int8 into `into` at `at` and returns the factor that turns an int8 dot product with
@@ -158,25 +208,44 @@ export function quantize(v: ArrayLike<number>, into: Int8Array, at: number): num
   return s / norm
 }
 
-/** This thread's kernel over a space: its own result slot (`out`, CHUNK int32) and query row (`query`, at byte `queryAt`). */
+/**
+ * This thread's kernel over a space: its own result slot (`out`, CHUNK int32), query row (`query`, at
+ * byte `queryAt`) and query code (`queryCode`, at byte `queryCodeAt`; empty in a space without codes).
+ */
 export interface Kernel {
   readonly simd: boolean
   dots: DotsFn
+  near: NearFn
   out: Int32Array
   outAt: number
   query: Int8Array
   queryAt: number
+  queryCode: Uint8Array
+  queryCodeAt: number
 }
 
 export function openKernel(s: VectorSpace): Kernel {
   const slot = Atomics.add(new Int32Array(s.buffer, 0, 1), 0, 1) % SLOTS
-  const outAt = SLOTS_AT + slot * (CHUNK * 4 + s.rowBytes)
+  const outAt = SLOTS_AT + slot * slotBytes(s.rowBytes, s.codeBytes)
   const queryAt = outAt + CHUNK * 4
-  const views = { out: new Int32Array(s.buffer, outAt, CHUNK), outAt, query: new Int8Array(s.buffer, queryAt, s.rowBytes), queryAt }
+  const queryCodeAt = queryAt + s.rowBytes
+  const views = {
+    out: new Int32Array(s.buffer, outAt, CHUNK), outAt, query: new Int8Array(s.buffer, queryAt, s.rowBytes), queryAt,
+    queryCode: new Uint8Array(s.buffer, queryCodeAt, s.codeBytes), queryCodeAt,
+  }
   const mod = s.memory ? kernelModule() : null
-  if (mod && s.memory) return { simd: true, dots: new wasm!.Instance(mod, { env: { mem: s.memory } }).exports.dots as DotsFn, ...views }
-  const i8 = new Int8Array(s.buffer)
-  const i32 = new Int32Array(s.buffer)
+  if (mod && s.memory) {
+    const { dots, near } = new wasm!.Instance(mod, { env: { mem: s.memory } }).exports as { dots: DotsFn; near: NearFn }
+    return { simd: true, dots, near, ...views }
+  }
+  return { simd: false, ...plainKernel(s.buffer), ...views }
+}
+
+/** The same two functions in plain JS. */
+function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; near: NearFn } {
+  const i8 = new Int8Array(buffer)
+  const u8 = new Uint8Array(buffer)
+  const i32 = new Int32Array(buffer)
   const dots: DotsFn = (q, m, rows, rowBytes, o) => {
     for (let i = 0; i < rows; i++) {
       let acc = 0
@@ -185,8 +254,24 @@ export function openKernel(s: VectorSpace): Kernel {
       i32[(o >> 2) + i] = acc
     }
   }
-  return { simd: false, dots, ...views }
+  const near: NearFn = (q, m, rows, codeBytes, o, t) => {
+    let c = 0
+    for (let i = 0; i < rows; i++) {
+      let bits = 0
+      const mi = m + i * codeBytes
+      for (let d = 0; d < codeBytes; d++) bits += BITS[u8[q + d] ^ u8[mi + d]]
+      if (bits <= t) i32[(o >> 2) + c++] = (i << 16) | bits
+    }
+    return c
+  }
+  return { dots, near }
 }
+
+const BITS = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0
+  for (let x = b; x; x >>= 1) n += x & 1
+  return n
+})
 
 /** `visit(from, len, out)` for each run of at most CHUNK dots of the row at byte `q` with `count` rows from byte `m` (out[j] is row from + j's). */
 export function eachChunk(k: Kernel, q: number, m: number, count: number, rowBytes: number, visit: (from: number, len: number, out: Int32Array) => void): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSpace, openKernel, spaceRows } from '../../src-main/vectors/space.ts'
+import { createSpace, openKernel, spaceCodes, spaceRows } from '../../src-main/vectors/space.ts'
 import { buildClusteredIndex, createFlatIndex, openClusteredIndex, rowsFor, writeRow } from '../../src-main/vectors/index.ts'
 
 const random = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
@@ -25,6 +25,30 @@ describe('vector space kernel', () => {
     let expected = 0
     for (let d = 0; d < 112; d++) expected += (((d * 31) % 255) - 127) * (((d * 7919) % 255) - 127)
     expect(outs[0][0]).toBe(expected)
+  })
+
+  it('finds the codes within some bits of one the same in WebAssembly and in plain JS', () => {
+    const bits = (b: number) => b.toString(2).replace(/0/g, '').length
+    const outs = [true, false].map((simd) => {
+      const space = createSpace(200, 50, { codes: true, simd })
+      expect(space.codeBytes).toBe(32)
+      const k = openKernel(space)
+      const codes = spaceCodes(space)
+      for (let i = 0; i < codes.length; i++) codes[i] = (i * 7919 + i * i) % 256
+      for (let i = 0; i < 32; i++) k.queryCode[i] = (i * 37) % 256
+      const n = k.near(k.queryCodeAt, space.codesAt, 50, space.codeBytes, k.outAt, 109)
+      return Array.from(k.out.subarray(0, n))
+    })
+    expect(outs[0]).toEqual(outs[1])
+    const expected: number[] = []
+    for (let row = 0; row < 50; row++) {
+      let n = 0
+      for (let i = 0; i < 32; i++) n += bits(((i * 37) % 256) ^ ((row * 32 + i) * 7919 + (row * 32 + i) ** 2) % 256)
+      if (n <= 109) expected.push((row << 16) | n)
+    }
+    expect(expected.length).toBeGreaterThan(5)
+    expect(expected.length).toBeLessThan(45)
+    expect(outs[0]).toEqual(expected)
   })
 })
 
@@ -64,6 +88,65 @@ describe('flat index', () => {
     for (const share of [40, 3]) {
       const some = new Set(Array.from({ length: 3000 }, (_, i) => i + 1).filter((id) => id % share === 0))
       expect(idx.search(q, 20, some)).toEqual(idx.search(q, 3000).filter((h) => some.has(h.id)).slice(0, 20))
+    }
+  })
+})
+
+describe('flat index ranking by code first', () => {
+  // Ten times the rows re-scored (rescored(k) = 2000 here), so a row whose code is wrong is left out: N rows
+  // facing away from q, and NEAR rows around it (all near q by code too, in another order than by cosine).
+  const DIM = 32
+  const N = 20_000
+  const NEAR = 50
+  const rnd = random(5)
+  const q = unit(Float32Array.from({ length: DIM }, rnd))
+  const away = (v: Float32Array) => (cos(v, q) > 0 ? v.map((x) => -x) : v)
+  const vectors = [
+    ...Array.from({ length: N }, () => away(unit(Float32Array.from({ length: DIM }, rnd)))),
+    ...Array.from({ length: NEAR }, (_, i) => unit(q.map((x) => x + rnd() * (0.3 + 0.4 * i / NEAR)))),
+  ]
+  const filled = (codesFrom: number) => {
+    const idx = createFlatIndex({ dim: DIM, codesFrom })
+    vectors.forEach((v, i) => idx.upsert(i + 1, v))
+    return idx
+  }
+  const LAST = N + NEAR
+  /** Closest to q by cosine, yet across the centre from q in its 10 smallest dimensions: near rows come first by code. */
+  const smallest = new Set([...q.keys()].sort((a, b) => Math.abs(q[a]) - Math.abs(q[b])).slice(0, 10))
+  const farByCode = q.map((x, d) => (smallest.has(d) ? -x : x))
+
+  it('returns the exact ranking where the codes alone rank otherwise', () => {
+    const exact = filled(Infinity)
+    const coded = filled(0)
+    for (const idx of [exact, coded]) idx.upsert(LAST + 1, farByCode)
+    const top = exact.search(q, 10)
+    expect(top[0].id).toBe(LAST + 1)
+    expect(coded.search(q, 10)).toEqual(top)
+    expect(coded.search(q, NEAR)).toEqual(exact.search(q, NEAR))
+  })
+
+  it('keeps each row\'s code in step through upserts and removals', () => {
+    const idx = filled(0)
+    // A row facing away from q until now: were its code not rewritten, it would not be re-scored.
+    idx.upsert(7, q)
+    expect(idx.search(q, 1)[0].id).toBe(7)
+    idx.remove(7)
+    // The last row moves into a removed row's place: its code must move with it, or it reads as the farthest of all.
+    idx.upsert(11, q.map((x) => -x))
+    idx.upsert(LAST + 1, q)
+    idx.remove(11)
+    expect(idx.search(q, 1)[0].id).toBe(LAST + 1)
+    expect(idx.search(q, 20)).toEqual(idx.search(q, LAST).slice(0, 20))
+  })
+
+  it('restricts to the allowed posts, many or few', () => {
+    const exact = filled(Infinity)
+    const coded = filled(0)
+    for (const share of [2, 10, 40]) {
+      const some = new Set(Array.from({ length: LAST }, (_, i) => i + 1).filter((id) => id % share === 0))
+      const hits = coded.search(q, 20, some)
+      expect(hits.every((h) => some.has(h.id))).toBe(true)
+      expect(hits).toEqual(exact.search(q, 20, some))
     }
   })
 })
