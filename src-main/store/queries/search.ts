@@ -71,7 +71,7 @@ export function searchLexical(db: Db, match: string, f: SearchFilter, limit: num
 
 /** How many posts match, counting no further than `upTo` (cheap: no scoring). */
 export const searchMatchCount = (db: Db, match: string, upTo: number): number =>
-  stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)').pluck().get(match, upTo) as number
+  stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)').pluck().get(match, upTo) as number
 
 /** Indexes up to `limit` queued new posts; returns how many were indexed. */
 /** Moves up to `?` posts from search_fts_queue into the word index, one transaction (also run by the maintenance thread). */
@@ -103,6 +103,23 @@ export function searchIndexQueued(db: Db, limit: number): number {
  */
 export const searchIndexInBackground = (db: Db, onDone: () => void): boolean =>
   maintainInBackground(sqliteOf(db), { task: 'index-words', sql: INDEX_WORDS_SQL }, onDone)
+
+/** Leaf pages the word index's 'merge' writes per step on the maintenance thread (~15 ms of the write lock at 100,000 posts). */
+const MERGE_PAGES = 64
+
+/**
+ * The word index's b-trees (FTS5 segments), each as its count of leaf pages, largest first (from
+ * FTS5's own %_idx table: a row per leaf page that starts a term). Every write transaction adds a
+ * small one and FTS5 merges them only part of the way: after the pipeline had rewritten each of
+ * 100,000 posts a few times the index was 13 b-trees, and a word's doclist, read in each of them,
+ * cost BM25 and the match counts 5-10x what one b-tree costs.
+ */
+export const searchIndexSegments = (db: Db): number[] =>
+  stmt(db, 'SELECT count(*) FROM search_fts_idx GROUP BY segid ORDER BY 1 DESC').pluck().all() as number[]
+
+/** Merges the word index into one b-tree on the maintenance thread, in steps; false where there is no such thread. */
+export const searchMergeInBackground = (db: Db, onDone: () => void): boolean =>
+  maintainInBackground(sqliteOf(db), { task: 'merge-words', sql: "INSERT INTO search_fts(search_fts, rank) VALUES('merge', ?)", pages: MERGE_PAGES }, onDone)
 
 export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
