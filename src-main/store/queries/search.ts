@@ -169,6 +169,14 @@ export function searchNewest(db: Db, f: SearchFilter, limit: number): number[] {
 export const searchHasMatch = (db: Db, match: string): boolean =>
   stmt(db, 'SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT 1').pluck().get(match) !== undefined
 
+/**
+ * Moves whenever the word index is written (any post indexed, rewritten or deleted), and only then: FTS5's
+ * structure record (%_data row 10), which every write transaction to the index rewrites. dataStamp also
+ * moves for writes elsewhere (a session, a job), and a 100,000-post vocabulary costs 0.25-1.3 s to read.
+ */
+export const searchIndexStamp = (db: Db): string =>
+  (stmt(db, 'SELECT block FROM search_fts_data WHERE id = 10').pluck().get() as Buffer | undefined)?.toString('hex') ?? ''
+
 /** Every indexed term (porter stems) with the number of posts holding it. */
 export const searchVocabulary = (db: Db): Array<{ term: string; doc: number }> =>
   stmt(db, 'SELECT term, doc FROM search_fts_vocab').all() as Array<{ term: string; doc: number }>
