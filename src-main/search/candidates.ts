@@ -40,7 +40,9 @@ function lexicalMatch(db: Db, matchers: TermMatcher[], phrases: string[]) {
   const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n)
   // The rarest word always; more while together they stay under COMMON posts.
   const used = counted.filter((x, i) => i === 0 || counted.slice(0, i + 1).reduce((s, y) => s + y.n, 0) <= COMMON)
-  return { match: used.map((x) => x.e).join(' OR '), counts: new Map(counted.map((x) => [x.e, x.n])), matches: used.reduce((s, x) => s + x.n, 0) }
+  return {
+    match: used.map((x) => x.e).join(' OR '), used: used.map((x) => x.e), counts: new Map(counted.map((x) => [x.e, x.n])), matches: used.reduce((s, x) => s + x.n, 0),
+  }
 }
 
 /**
@@ -58,11 +60,13 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
  * pass over the queue and scored the same way.
  */
 export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null): Candidate[] {
-  const { match, counts, matches } = lexicalMatch(db, q.matchers, q.parsed.phrases)
+  const { match, counts, matches, used } = lexicalMatch(db, q.matchers, q.parsed.phrases)
   let found: Candidate[] = []
   if (match && small) {
-    // A few hundred posts are read and matched here; more are first narrowed by the index.
-    found = scoreDocs(db, small.length <= 300 ? small : searchMatchingAmong(db, match, small).slice(0, CANDIDATES * 2), q, counts)
+    // A few hundred posts are read and matched here; more are first narrowed by the index, unless the
+    // filter's phrases are all the words used, which every one of them holds.
+    const matching = small.length <= 300 || used.every((e) => q.filter.mustMatch?.includes(e)) ? small : searchMatchingAmong(db, match, small)
+    found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts)
   } else if (match) {
     // Under SCORE_CAP matches there is nothing to cap: the query finding where the cap starts is spared.
     found = searchLexical(db, match, q.filter, CANDIDATES, matches <= SCORE_CAP ? Infinity : SCORE_CAP)

@@ -3,7 +3,7 @@ import { lexicalCandidates, narrowPosts, semanticCandidates } from '../../src-ma
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFilterIds, searchFtsQueueSize, searchIndexQueued, searchLexical } from '../../src-main/store/index.ts'
+import { searchFilteredIds, searchFilterIds, searchFtsQueueSize, searchIndexQueued, searchLexical } from '../../src-main/store/index.ts'
 import { beginWrite } from '../../src-main/store/queries/bookmark-writes.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
@@ -115,5 +115,12 @@ describe('minus words', () => {
     expect(searchFilterIds(lib.db, { mustNotMatch: ['"benchmarks"'] }, ids).sort()).toEqual([ids[0], ids[3], ids[4]].sort())
     expect(searchFilterIds(lib.db, { mustNotMatch: ['"benchmarks"', '"tuning"'], before: Date.UTC(2030, 0, 1) }, ids).sort()).toEqual([ids[3], ids[4]].sort())
     expect(searchFilterIds(lib.db, { mustNotMatch: ['"benchmarks"'] }, [])).toEqual([])
+  })
+
+  it('with quoted phrases, narrow a search to the posts holding every phrase and no minus word, oldest first', () => {
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'] }, 3)).toEqual([ids[0], ids[1], ids[2]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'], mustNotMatch: ['"benchmarks"'] })).toEqual([ids[0], ids[3]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"', '"benchmarks"'], after: Date.UTC(2020, 0, 1) })).toEqual([ids[2]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"'], after: Date.UTC(2030, 0, 1) })).toEqual([])
   })
 })

@@ -139,8 +139,19 @@ export const searchBacklog = (db: Db, upTo: number): { words: number; vectors: n
   stmt(db, `SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts_queue LIMIT ?)) AS words,
     (SELECT count(*) FROM (SELECT 1 FROM search_queue LIMIT ?)) AS vectors`).get(upTo, upTo) as { words: number; vectors: number }
 
-/** Ids passing the filter (for restricting the semantic half), at most `limit` of them. */
+/**
+ * Ids passing the filter (for restricting the semantic half), at most `limit` of them, by id. Quoted
+ * phrases with no author or category to start from are walked in the word index itself, which stops at
+ * `limit`: `IN` their matches read every one first (5,800 posts for "context window" at 100,000).
+ */
 export function searchFilteredIds(db: Db, f: SearchFilter, limit = -1): number[] {
+  const phrases = f.mustMatch ?? []
+  if (phrases.length > 0 && f.author === undefined && f.categoryId === undefined) {
+    const { match, rest } = withoutMinusWords(phrases.join(' AND '), { ...f, mustMatch: [] })
+    const { clauses, params } = searchFilterSql(rest)
+    return stmt(db, `SELECT b.id FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid WHERE search_fts MATCH ? ${clauses.map((c) => `AND ${c}`).join(' ')}
+      ORDER BY search_fts.rowid LIMIT ?`).pluck().all(match, ...params, limit) as number[]
+  }
   const { clauses, params } = searchFilterSql(f)
   return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} LIMIT ?`)
     .pluck().all(...params, limit) as number[]
