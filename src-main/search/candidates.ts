@@ -40,7 +40,9 @@ function lexicalMatch(db: Db, matchers: TermMatcher[], phrases: string[]) {
   const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n)
   // The rarest word always; more while together they stay under COMMON posts.
   const used = counted.filter((x, i) => i === 0 || counted.slice(0, i + 1).reduce((s, y) => s + y.n, 0) <= COMMON)
-  return { match: used.map((x) => x.e).join(' OR '), counts: new Map(counted.map((x) => [x.e, x.n])), matches: used.reduce((s, x) => s + x.n, 0) }
+  return {
+    match: used.map((x) => x.e).join(' OR '), used: used.map((x) => x.e), counts: new Map(counted.map((x) => [x.e, x.n])), matches: used.reduce((s, x) => s + x.n, 0),
+  }
 }
 
 /**
@@ -58,11 +60,13 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
  * pass over the queue and scored the same way.
  */
 export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null): Candidate[] {
-  const { match, counts, matches } = lexicalMatch(db, q.matchers, q.parsed.phrases)
+  const { match, counts, matches, used } = lexicalMatch(db, q.matchers, q.parsed.phrases)
   let found: Candidate[] = []
   if (match && small) {
-    // A few hundred posts are read and matched here; more are first narrowed by the index.
-    found = scoreDocs(db, small.length <= 300 ? small : searchMatchingAmong(db, match, small).slice(0, CANDIDATES * 2), q, counts)
+    // A few hundred posts are read and matched here; more are first narrowed by the index, unless the
+    // filter's phrases are all the words used, which every one of them holds.
+    const matching = small.length <= 300 || used.every((e) => q.filter.mustMatch?.includes(e)) ? small : searchMatchingAmong(db, match, small)
+    found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts)
   } else if (match) {
     // Under SCORE_CAP matches there is nothing to cap: the query finding where the cap starts is spared.
     found = searchLexical(db, match, q.filter, CANDIDATES, matches <= SCORE_CAP ? Infinity : SCORE_CAP)
@@ -93,10 +97,23 @@ function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: 
   if (small) return index.query(qv, CANDIDATES, new Set(small))
   if (!hasSearchFilter(filter)) return index.query(qv, CANDIDATES)
   const wide = index.query(qv, WIDE)
-  const pass = new Set(searchFilterIds(db, filter, wide.map((n) => n.id)))
-  const kept = wide.filter((n) => pass.has(n.id)).slice(0, CANDIDATES)
+  const kept = passing(db, filter, wide)
   if (kept.length >= 50 || wide.length < WIDE) return kept
   return index.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
+}
+
+/** Neighbours checked against a filter first: most filters pass most of them, and a check costs per id. */
+const FIRST_CHECK = CANDIDATES * 2
+
+/** The best CANDIDATES of `wide` that pass the filter, in order; the rest of `wide` is checked only when the first ones fall short. */
+function passing(db: Db, filter: SearchFilter, wide: readonly Candidate[]): Candidate[] {
+  const kept: Candidate[] = []
+  for (const part of [wide.slice(0, FIRST_CHECK), wide.slice(FIRST_CHECK)]) {
+    const pass = new Set(searchFilterIds(db, filter, part.map((n) => n.id)))
+    kept.push(...part.filter((n) => pass.has(n.id)))
+    if (kept.length >= CANDIDATES) break
+  }
+  return kept.slice(0, CANDIDATES)
 }
 
 /**

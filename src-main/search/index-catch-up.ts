@@ -1,4 +1,6 @@
-import { inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, type Db } from '../store/index.ts'
+import {
+  inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, type Db,
+} from '../store/index.ts'
 import { createPacer } from '../background/index.ts'
 import type { SemanticIndex } from './semantic.ts'
 
@@ -39,7 +41,24 @@ const RETRY_MS = 1000
  */
 export const BACKGROUND_FROM = INDEX_BATCH + 1
 
-export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void } }): IndexCatchUp {
+/** How often the word index's b-trees are looked at; they are merged once they stood unchanged for that long. */
+const MERGE_CHECK_MS = 30_000
+/** B-trees besides the largest holding at least this share of its pages are worth merging into it. */
+const MERGE_SHARE = 1 / 8
+
+/**
+ * Merging the whole index rewrites it (~4 s of the maintenance thread at 100,000 posts), so it waits
+ * for the writes to stop (an import, the pipeline's stages) and for enough of the index to sit in
+ * other b-trees than the largest.
+ */
+export function worthMerging(segments: readonly number[]): boolean {
+  const [largest = 0, ...rest] = segments
+  return rest.length > 0 && rest.reduce((s, n) => s + n, 0) >= largest * MERGE_SHARE
+}
+
+export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHECK_MS }: {
+  db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void }; mergeCheckMs?: number
+}): IndexCatchUp {
   let timer: NodeJS.Timeout | null = null
   let closed = false
   let failing = false
@@ -88,6 +107,30 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
     }
   }
 
+  let merging = false
+  let lastSegments = ''
+  /** Starts a merge on the maintenance thread when the index is worth merging and was not written since the last look. */
+  const mergeWhenQuiet = () => {
+    if (closed || merging || background === 'running' || !isOpen(db)) return
+    const segments = searchIndexSegments(db)
+    const seen = segments.join(',')
+    const quiet = seen === lastSegments
+    lastSegments = seen
+    if (!quiet || !worthMerging(segments)) return
+    merging = searchMergeInBackground(db, () => {
+      merging = false
+      lastSegments = ''
+    })
+  }
+  const mergeTimer = setInterval(() => {
+    try {
+      mergeWhenQuiet()
+    } catch (e) {
+      log?.warn('search: could not look at the word index', e)
+    }
+  }, mergeCheckMs)
+  mergeTimer.unref()
+
   function kick(delayMs = 5) {
     if (timer || closed) return
     timer = setTimeout(slice, delayMs)
@@ -108,6 +151,7 @@ export function createIndexCatchUp({ db, semantic, log }: { db: Db; semantic: Se
     kick,
     close() {
       closed = true
+      clearInterval(mergeTimer)
       if (timer) clearTimeout(timer)
       timer = null
     },

@@ -1,6 +1,8 @@
 import { escapeRegExp } from '../../src-shared/regex.ts'
 import type { SearchUnderstood } from '../../src-shared/schemas/search.ts'
-import { categoryForSearch, dataStamp, searchDocuments, searchHasMatch, searchLexical, searchVocabulary, type Db, type SearchFilter } from '../store/index.ts'
+import {
+  categoryForSearch, searchDocuments, searchHasMatch, searchIndexStamp, searchLexical, searchVocabulary, type Db, type SearchFilter,
+} from '../store/index.ts'
 import { SEMANTIC_WEIGHT, surface, type TermMatcher } from './evidence.ts'
 import { prepareLanguagePhrases } from './language-phrases.ts'
 import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
@@ -27,15 +29,17 @@ const SPELLER_MAX_AGE_MS = 10_000
 /** BM25 scores the newest this many matches at most when looking up how a correction is spelt. */
 const SCORE_CAP = 500
 
-export function createQueryUnderstanding({ db, clock }: { db: Db; clock: () => number }): (raw: string) => Understanding {
+export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabulary }: {
+  db: Db; clock: () => number; vocabulary?: typeof searchVocabulary
+}): (raw: string) => Understanding {
   const dictionary = loadDictionary()
   prepareLanguagePhrases()
   let speller: { at: number; stamp: string; s: Speller } | null = null
 
-  // The vocabulary is re-read when the library changed, at most every few seconds unless a word found no match.
+  // The vocabulary is re-read when the word index changed, at most every few seconds unless a word found no match.
   const correct = (word: string): string | null => {
-    const stamp = dataStamp(db)
-    const fresh = () => (speller = { at: performance.now(), stamp, s: createSpeller(searchVocabulary(db)) })
+    const stamp = searchIndexStamp(db)
+    const fresh = () => (speller = { at: performance.now(), stamp, s: createSpeller(vocabulary(db)) })
     if (!speller || (speller.stamp !== stamp && performance.now() - speller.at > SPELLER_MAX_AGE_MS)) fresh()
     const hit = speller!.s.correct(word)
     if (hit !== null || speller!.stamp === stamp) return hit

@@ -71,6 +71,6 @@ export {
   categoryForSearch, hasSearchFilter, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingInputs, searchEmbeddingsChanged,
   searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion, searchExistingIds, type SearchFilter, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
-  searchIndexInBackground, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
+  searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, type SearchStoredEmbedding, searchVocabulary,
 } from './queries/search.ts'

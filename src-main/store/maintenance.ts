@@ -9,9 +9,11 @@ import type Database from 'better-sqlite3'
  * connection's own thread held up every request. A PASSIVE checkpoint never blocks writers (nor
  * waits for them). Best effort: a task that fails is dropped; the next commit checkpoints anyway.
  * `index-words` empties search_fts_queue in short transactions with the SQL it is given, pausing
- * between them so other writers are not kept waiting.
+ * between them so other writers are not kept waiting. `merge-words` merges the word index's b-trees
+ * into one, `pages` at a time, with the same pauses.
  */
 export type MaintenanceTask = 'checkpoint' | { task: 'index-words'; sql: { pick: string; steps: readonly string[] } }
+  | { task: 'merge-words'; sql: string; pages: number }
 
 /**
  * Posts per transaction of the word index's catch-up (a few ms of holding the write lock), and the
@@ -35,6 +37,7 @@ parentPort.on('message', (task) => {
       if (task === 'checkpoint') db.pragma('wal_checkpoint(PASSIVE)')
       else if (task === 'close') { db.close(); db = null; process.exit(0) }
       else if (task.task === 'index-words') await indexWords(task.sql)
+      else if (task.task === 'merge-words') await mergeWords(task.sql, task.pages)
     } catch {
       // best effort
     }
@@ -50,6 +53,17 @@ async function indexWords(sql) {
     if (ids.length === 0) return
     batch.immediate(JSON.stringify(ids))
     // A pause between batches, so the app's own writes (an import, the pipeline) get the lock.
+    await new Promise((r) => setTimeout(r, workerData.pauseMs))
+  }
+}
+// FTS5's 'merge' did no work when it changed fewer than 2 rows (its documented end test).
+async function mergeWords(sql, pages) {
+  const step = db.prepare(sql)
+  const changes = db.prepare('SELECT total_changes()').pluck()
+  while (!closing) {
+    const before = changes.get()
+    step.run(-pages)
+    if (changes.get() - before < 2) return
     await new Promise((r) => setTimeout(r, workerData.pauseMs))
   }
 }

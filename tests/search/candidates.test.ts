@@ -3,7 +3,7 @@ import { lexicalCandidates, narrowPosts, semanticCandidates } from '../../src-ma
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFtsQueueSize, searchIndexQueued } from '../../src-main/store/index.ts'
+import { searchFilteredIds, searchFilterIds, searchFtsQueueSize, searchIndexQueued, searchLexical } from '../../src-main/store/index.ts'
 import { beginWrite } from '../../src-main/store/queries/bookmark-writes.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
@@ -86,5 +86,41 @@ describe('matches among posts not indexed yet, while an import writes', () => {
     // Queued again for the index (as a new summary does): the library itself has not changed.
     sqliteOf(lib.db).prepare('INSERT INTO search_fts_queue(bookmark_id) VALUES (?)').run(other)
     expect(found('espresso grinders')).toEqual(before)
+  })
+})
+
+describe('minus words', () => {
+  const lib = searchDb()
+  const texts = ['SQLite tuning for phones', 'SQLite benchmarks, again', 'Postgres benchmarks and SQLite ones', 'SQLite indexes explained', 'Postgres vacuum notes']
+  let ids: number[] = []
+  beforeAll(() => {
+    ids = texts.map((t) => lib.add(t))
+    while (searchIndexQueued(lib.db, 64) > 0);
+  })
+  afterAll(() => lib.close())
+  const holding = (word: string) => ids.filter((_, i) => texts[i].toLowerCase().includes(word))
+
+  it('leave the word half the posts and scores it finds without them, less the posts holding them', () => {
+    const all = searchLexical(lib.db, '"sqlite" OR "postgres"', {}, 10)
+    const minus = searchLexical(lib.db, '"sqlite" OR "postgres"', { mustNotMatch: ['"benchmarks"', '"vacuum"'] }, 10)
+    const dropped = new Set([...holding('benchmarks'), ...holding('vacuum')])
+    expect(minus.map((r) => r.id)).toEqual(all.filter((r) => !dropped.has(r.id)).map((r) => r.id))
+    expect(minus.map((r) => r.id).sort()).toEqual([ids[0], ids[3]].sort())
+    for (const r of minus) expect(r.score).toBeCloseTo(all.find((a) => a.id === r.id)!.score, 9)
+    // Scoring capped to the newest matches: the newest that pass.
+    expect(searchLexical(lib.db, '"sqlite" OR "postgres"', { mustNotMatch: ['"benchmarks"'] }, 10, 2).map((r) => r.id).sort()).toEqual([ids[3], ids[4]].sort())
+  })
+
+  it('drop the neighbours holding them, with or without other filters', () => {
+    expect(searchFilterIds(lib.db, { mustNotMatch: ['"benchmarks"'] }, ids).sort()).toEqual([ids[0], ids[3], ids[4]].sort())
+    expect(searchFilterIds(lib.db, { mustNotMatch: ['"benchmarks"', '"tuning"'], before: Date.UTC(2030, 0, 1) }, ids).sort()).toEqual([ids[3], ids[4]].sort())
+    expect(searchFilterIds(lib.db, { mustNotMatch: ['"benchmarks"'] }, [])).toEqual([])
+  })
+
+  it('with quoted phrases, narrow a search to the posts holding every phrase and no minus word, oldest first', () => {
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'] }, 3)).toEqual([ids[0], ids[1], ids[2]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'], mustNotMatch: ['"benchmarks"'] })).toEqual([ids[0], ids[3]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"', '"benchmarks"'], after: Date.UTC(2020, 0, 1) })).toEqual([ids[2]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"'], after: Date.UTC(2030, 0, 1) })).toEqual([])
   })
 })

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
-import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
+import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, worthMerging, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFtsQueueSize, searchLexical, searchQueueSize } from '../../src-main/store/index.ts'
+import { searchFtsQueueSize, searchIndexQueued, searchIndexSegments, searchLexical, searchQueueSize } from '../../src-main/store/index.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
 
@@ -95,4 +95,34 @@ describe('index catch-up', () => {
         other.close()
       }
     }))
+
+  it('merges a word index written in many transactions into one b-tree once it stands unwritten, answering the same', async () => {
+    const lib = searchDb()
+    // Each indexing transaction adds a b-tree; FTS5 merges them only part of the way.
+    for (let round = 0; round < 24; round++) {
+      for (let i = 0; i < 5; i++) lib.add(`note ${round}-${i} on pruning ${i % 2 ? 'roses' : 'apple trees'}`)
+      searchIndexQueued(lib.db, INDEX_BATCH)
+    }
+    const before = searchIndexSegments(lib.db)
+    expect(before.length).toBeGreaterThan(1)
+    expect(worthMerging(before)).toBe(true)
+    const answer = searchLexical(lib.db, 'pruning OR roses', {}, 200)
+    const indexes = createIndexCatchUp({ db: lib.db, semantic: createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() }), mergeCheckMs: 30 })
+    try {
+      const deadline = Date.now() + 10_000
+      while (searchIndexSegments(lib.db).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(searchIndexSegments(lib.db)).toHaveLength(1)
+      expect(searchLexical(lib.db, 'pruning OR roses', {}, 200)).toEqual(answer)
+    } finally {
+      indexes.close()
+      lib.close()
+    }
+  })
+
+  it('leaves an index of one b-tree, or a few small ones beside a large one, as it is', () => {
+    expect(worthMerging([500])).toBe(false)
+    expect(worthMerging([800, 40, 30, 20])).toBe(false)
+    expect(worthMerging([800, 60, 40])).toBe(true)
+    expect(worthMerging([])).toBe(false)
+  })
 })

@@ -54,8 +54,9 @@ const FILTER_WALK = 4
  * cost twice as much at 100,000 posts). With a filter, the walk stops after the newest
  * FILTER_WALK x `scoreCap` matches, so a filter that few posts pass cannot make it read every match.
  */
-export function searchLexical(db: Db, match: string, f: SearchFilter, limit: number, scoreCap = Infinity): Array<{ id: number; score: number }> {
-  const { clauses, params } = searchFilterSql(f)
+export function searchLexical(db: Db, words: string, f: SearchFilter, limit: number, scoreCap = Infinity): Array<{ id: number; score: number }> {
+  const { match, rest } = withoutMinusWords(words, f)
+  const { clauses, params } = searchFilterSql(rest)
   const cap = Number.isFinite(scoreCap) ? scoreCap : -1
   if (clauses.length === 0) {
     return stmt(db, `SELECT id, score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
@@ -69,9 +70,19 @@ export function searchLexical(db: Db, match: string, f: SearchFilter, limit: num
     .all(match, from, ...params, cap, limit) as Array<{ id: number; score: number }>
 }
 
+/**
+ * Minus words as FTS5's NOT in the expression (their BM25 is 0 in every row it keeps: the scores stay
+ * the same), not as the filter's `NOT IN` their matches: that read every post a common word is in
+ * (33,000 for "benchmarks" at 100,000 posts, 4-5 ms a search) into a table first.
+ */
+function withoutMinusWords(match: string, f: SearchFilter): { match: string; rest: SearchFilter } {
+  const not = f.mustNotMatch ?? []
+  return not.length === 0 ? { match, rest: f } : { match: `(${match})${not.map((m) => ` NOT ${m}`).join('')}`, rest: { ...f, mustNotMatch: [] } }
+}
+
 /** How many posts match, counting no further than `upTo` (cheap: no scoring). */
 export const searchMatchCount = (db: Db, match: string, upTo: number): number =>
-  stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)').pluck().get(match, upTo) as number
+  stmt(db, 'SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)').pluck().get(match, upTo) as number
 
 /** Indexes up to `limit` queued new posts; returns how many were indexed. */
 /** Moves up to `?` posts from search_fts_queue into the word index, one transaction (also run by the maintenance thread). */
@@ -104,6 +115,23 @@ export function searchIndexQueued(db: Db, limit: number): number {
 export const searchIndexInBackground = (db: Db, onDone: () => void): boolean =>
   maintainInBackground(sqliteOf(db), { task: 'index-words', sql: INDEX_WORDS_SQL }, onDone)
 
+/** Leaf pages the word index's 'merge' writes per step on the maintenance thread (~15 ms of the write lock at 100,000 posts). */
+const MERGE_PAGES = 64
+
+/**
+ * The word index's b-trees (FTS5 segments), each as its count of leaf pages, largest first (from
+ * FTS5's own %_idx table: a row per leaf page that starts a term). Every write transaction adds a
+ * small one and FTS5 merges them only part of the way: after the pipeline had rewritten each of
+ * 100,000 posts a few times the index was 13 b-trees, and a word's doclist, read in each of them,
+ * cost BM25 and the match counts 5-10x what one b-tree costs.
+ */
+export const searchIndexSegments = (db: Db): number[] =>
+  stmt(db, 'SELECT count(*) FROM search_fts_idx GROUP BY segid ORDER BY 1 DESC').pluck().all() as number[]
+
+/** Merges the word index into one b-tree on the maintenance thread, in steps; false where there is no such thread. */
+export const searchMergeInBackground = (db: Db, onDone: () => void): boolean =>
+  maintainInBackground(sqliteOf(db), { task: 'merge-words', sql: "INSERT INTO search_fts(search_fts, rank) VALUES('merge', ?)", pages: MERGE_PAGES }, onDone)
+
 export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
 /** Posts waiting for the word index and for their vectors, each counted no further than `upTo` (cheap while a backlog is long). */
@@ -111,8 +139,19 @@ export const searchBacklog = (db: Db, upTo: number): { words: number; vectors: n
   stmt(db, `SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts_queue LIMIT ?)) AS words,
     (SELECT count(*) FROM (SELECT 1 FROM search_queue LIMIT ?)) AS vectors`).get(upTo, upTo) as { words: number; vectors: number }
 
-/** Ids passing the filter (for restricting the semantic half), at most `limit` of them. */
+/**
+ * Ids passing the filter (for restricting the semantic half), at most `limit` of them, by id. Quoted
+ * phrases with no author or category to start from are walked in the word index itself, which stops at
+ * `limit`: `IN` their matches read every one first (5,800 posts for "context window" at 100,000).
+ */
 export function searchFilteredIds(db: Db, f: SearchFilter, limit = -1): number[] {
+  const phrases = f.mustMatch ?? []
+  if (phrases.length > 0 && f.author === undefined && f.categoryId === undefined) {
+    const { match, rest } = withoutMinusWords(phrases.join(' AND '), { ...f, mustMatch: [] })
+    const { clauses, params } = searchFilterSql(rest)
+    return stmt(db, `SELECT b.id FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid WHERE search_fts MATCH ? ${clauses.map((c) => `AND ${c}`).join(' ')}
+      ORDER BY search_fts.rowid LIMIT ?`).pluck().all(match, ...params, limit) as number[]
+  }
   const { clauses, params } = searchFilterSql(f)
   return stmt(db, `SELECT b.id FROM bookmarks b ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} LIMIT ?`)
     .pluck().all(...params, limit) as number[]
@@ -135,11 +174,20 @@ export function searchPostCount(db: Db): number {
   return n
 }
 
-/** Which of `ids` pass the filter. */
+/**
+ * Which of `ids` pass the filter. A minus word is looked up in the word index for each id left (~4 µs
+ * an id), not read whole: `NOT IN` its matches read 33,000 posts for "benchmarks" at 100,000 (4-5 ms).
+ */
 export function searchFilterIds(db: Db, f: SearchFilter, ids: readonly number[]): number[] {
-  const { clauses, params } = searchFilterSql(f)
-  return stmt(db, `SELECT b.id FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?)) ${clauses.length ? `AND ${clauses.join(' AND ')}` : ''}`)
-    .pluck().all(idList(ids), ...params) as number[]
+  const { clauses, params } = searchFilterSql({ ...f, mustNotMatch: [] })
+  let pass = clauses.length === 0 ? [...ids]
+    : stmt(db, `SELECT b.id FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?)) AND ${clauses.join(' AND ')}`).pluck().all(idList(ids), ...params) as number[]
+  for (const m of f.mustNotMatch ?? []) {
+    if (pass.length === 0) break
+    const holding = new Set(stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().all(m, idList(pass)))
+    pass = pass.filter((id) => !holding.has(id))
+  }
+  return pass
 }
 
 /** Newest posts passing the filter: the answer to a query that is only filters. */
@@ -151,6 +199,14 @@ export function searchNewest(db: Db, f: SearchFilter, limit: number): number[] {
 
 export const searchHasMatch = (db: Db, match: string): boolean =>
   stmt(db, 'SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT 1').pluck().get(match) !== undefined
+
+/**
+ * Moves whenever the word index is written (any post indexed, rewritten or deleted), and only then: FTS5's
+ * structure record (%_data row 10), which every write transaction to the index rewrites. dataStamp also
+ * moves for writes elsewhere (a session, a job), and a 100,000-post vocabulary costs 0.25-1.3 s to read.
+ */
+export const searchIndexStamp = (db: Db): string =>
+  (stmt(db, 'SELECT block FROM search_fts_data WHERE id = 10').pluck().get() as Buffer | undefined)?.toString('hex') ?? ''
 
 /** Every indexed term (porter stems) with the number of posts holding it. */
 export const searchVocabulary = (db: Db): Array<{ term: string; doc: number }> =>
