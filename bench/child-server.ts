@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { serverEnv } from '../src-main/app/server-env.ts'
 import { createLibrary } from '../src-main/library/index.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
 import { closeDatabase, openDatabase, type Db } from '../src-main/store/index.ts'
@@ -45,13 +46,13 @@ const cpuProfileArgs = (dir = process.env.SHEAF_BENCH_CPU_PROF): string[] => (di
 
 /**
  * `sheaf serve` on loopback over `dataDir`, with the bench account as its admin and rate limits no
- * bench reaches. `env` is added to this process's. `SHEAF_BENCH_CPU_PROF=DIR` starts it with
+ * bench reaches, in the environment `sheaf serve` gives it (serverEnv). `env` is added to this process's. `SHEAF_BENCH_CPU_PROF=DIR` starts it with
  * `--cpu-prof` (a profile per thread in DIR, written when it exits).
  */
 export const spawnServer = (dataDir: string, { env = {} }: { env?: Record<string, string> } = {}): ChildProcess =>
   spawn(process.execPath, [...cpuProfileArgs(), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
     env: {
-      ...process.env, SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: BENCH_ACCOUNT.email, SHEAF_ADMIN_PASSWORD: BENCH_ACCOUNT.password,
+      ...serverEnv(process.env), SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: BENCH_ACCOUNT.email, SHEAF_ADMIN_PASSWORD: BENCH_ACCOUNT.password,
       SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m', ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

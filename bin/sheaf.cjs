@@ -13,5 +13,7 @@ if (Number(process.versions.node.split('.')[0]) !== 22) {
     process.exit(1)
   }
 }
-const r = spawnSync(node, [entry, ...process.argv.slice(2)], { stdio: 'inherit' })
+// Two malloc arenas for all threads: as src-main/app/server-env.ts (which says why).
+const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2' }
+const r = spawnSync(node, [entry, ...process.argv.slice(2)], { stdio: 'inherit', env })
 process.exit(r.status === null ? 1 : r.status)

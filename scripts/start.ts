@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '../src-main/app/index.ts'
+import { serverEnv } from '../src-main/app/server-env.ts'
 import { electronBinary } from './electron-runtime.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -17,7 +18,7 @@ const run = (script: string) => {
 const electron = electronBinary(root)
 if (electron) {
   run('build')
-  const child = spawn(electron, [root, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
+  const child = spawn(electron, [root, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: serverEnv(process.env) })
   child.on('exit', (code) => process.exit(code ?? 0))
 } else {
   process.stdout.write("Electron's runtime is not installed on this machine, so Sheaf runs in browser mode: open the address below.\n")

@@ -10,7 +10,7 @@ import {
 import { createLan, type FetchHandler, type Lan, type LanNetwork } from '../lan/index.ts'
 import { createMcpHandler } from '../mcp/index.ts'
 import { createLocalLogin, firstAdmin, type LocalLogin } from '../local-login/index.ts'
-import { createLibrary, type Library } from '../library/index.ts'
+import { createLibrary, startWarming, type Library } from '../library/index.ts'
 import { createMember, type Member } from '../member/index.ts'
 import { activeEmbedder, activeReranker, createSearch, type Reranker, type Search } from '../search/index.ts'
 import { createPipeline, type Pipeline } from '../pipeline/index.ts'
@@ -20,6 +20,7 @@ import { openSecretStore, type SecretStore } from '../secrets/index.ts'
 import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
 import { createLogger, type Logger } from './logger.ts'
+import { warmRequestPaths } from './warm-paths.ts'
 
 export interface AppOverrides {
   clock?: () => number
@@ -123,8 +124,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     })
     self.serve(app)
     pipeline.resume()
+    const warmer = startWarming({
+      db, tasks: [warmRequestPaths({ search, library, local: () => !overrides.reranker && settings.stored().provider === 'local' })],
+    })
 
     const close = async () => {
+      warmer.stop()
       await pipeline.close()
       search.close()
       member.close()

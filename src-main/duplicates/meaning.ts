@@ -16,13 +16,28 @@ export const NEAR_IDENTICAL_COSINE = 0.92
 export function isLatinText(text: string): boolean {
   let letters = 0
   let latin = 0
-  for (const ch of text) {
-    if (!/\p{L}/u.test(ch)) continue
+  for (let i = 0; i < text.length; i++) {
+    // ASCII (most of most posts) without the regex engine: its letters are a-z and A-Z, all Latin.
+    const c = text.charCodeAt(i)
+    if (c < 128) {
+      const lower = c | 32
+      if (lower >= 97 && lower <= 122) {
+        letters++
+        latin++
+      }
+      continue
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!)
+    i += ch.length - 1
+    if (!LETTER.test(ch)) continue
     letters++
-    if (/\p{Script=Latin}/u.test(ch)) latin++
+    if (LATIN.test(ch)) latin++
   }
   return letters >= 10 && latin / letters >= 0.8
 }
+
+const LETTER = /\p{L}/u
+const LATIN = /\p{Script=Latin}/u
 
 /**
  * Related candidates looked at per post, nearest first. A near-identical copy shares the post's entities

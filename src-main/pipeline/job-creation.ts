@@ -12,7 +12,7 @@ import { waitForWriters, writeWhenFree } from './context.ts'
 export const JOB_SLICE = 2000
 
 export interface JobScope { bookmarkIds: number[] | null; force: boolean; vectorModel: string }
-export interface NewJob extends JobScope { id: string; provider: string; createdBy: number | null; now: number }
+export interface NewJob extends Omit<JobScope, 'vectorModel'> { id: string; provider: string; createdBy: number | null; now: number }
 
 /** The posts a job is to cover (those due in its scope), listed a slice per turn of the event loop. */
 export async function listDuePosts(db: Db, scope: JobScope): Promise<number[]> {
@@ -34,9 +34,8 @@ export async function listDuePosts(db: Db, scope: JobScope): Promise<number[]> {
  * posts than its total: `completeJobItems` writes the rest before it resumes.
  */
 export async function writeJob(db: Db, job: NewJob, items: readonly number[]): Promise<void> {
-  const { vectorModel: _, ...row } = job
   await writeWhenFree(db, () => {
-    insertJobRow(db, { ...row, total: items.length })
+    insertJobRow(db, { ...job, total: items.length })
     addJobItems(db, job.id, items.slice(0, JOB_SLICE))
   })
   for (let i = JOB_SLICE; i < items.length; i += JOB_SLICE) {

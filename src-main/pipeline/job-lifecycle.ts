@@ -64,7 +64,7 @@ export function createJobLifecycle(deps: LifecycleDeps) {
     const id = randomUUID()
     const scope = { bookmarkIds: body.bookmarkIds ?? null, force: body.force ?? false, vectorModel: LOCAL_EMBEDDING_MODEL }
     const ids = await listDuePosts(db, scope)
-    await writeJob(db, { ...scope, id, provider: providerName, createdBy: userId, now: deps.clock() }, ids)
+    await writeJob(db, { bookmarkIds: scope.bookmarkIds, force: scope.force, id, provider: providerName, createdBy: userId, now: deps.clock() }, ids)
     const job = jobById(db, id)!
     // Cancelled while its posts were being written (cancel() found it as the latest job): it does not run.
     if (job.status !== 'running') return { jobId: id, status: 'started', totalBookmarks: ids.length }

@@ -34,15 +34,20 @@ export function narrowPosts(db: Db, filter: SearchFilter): number[] | null {
 /**
  * Any of the words, rarest first, while together they hold at most COMMON posts; commoner words are
  * left to coverage and the semantic half: scoring every post that says "make" costs ~10 µs each and buys nothing.
+ * One expression alone is used without counting its posts (unless `counted`: scoring posts outside the
+ * index needs each word's count): the count could only choose it, or drop it when it matches nothing,
+ * and BM25 then finds nothing either. `counts` is read when first asked for.
  */
-function lexicalMatch(db: Db, matchers: TermMatcher[], phrases: string[]) {
+function lexicalMatch(db: Db, matchers: TermMatcher[], phrases: string[], counted: boolean) {
   const exprs = [...matchers.map((m) => (m.corrected ? `"${m.corrected}"*` : termExpr(m.term))), ...phrases.map(phraseExpr)].filter(Boolean)
-  const counted = exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n)
+  let byCount: Array<{ e: string; n: number }> | null = null
+  const countAll = () => (byCount ??= exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n))
+  const counts = () => new Map(countAll().map((x) => [x.e, x.n]))
+  if (exprs.length === 1 && !counted) return { match: exprs[0], used: exprs, counts }
+  const rarest = countAll()
   // The rarest word always; more while together they stay under COMMON posts.
-  const used = counted.filter((x, i) => i === 0 || counted.slice(0, i + 1).reduce((s, y) => s + y.n, 0) <= COMMON)
-  return {
-    match: used.map((x) => x.e).join(' OR '), used: used.map((x) => x.e), counts: new Map(counted.map((x) => [x.e, x.n])), matches: used.reduce((s, x) => s + x.n, 0),
-  }
+  const used = rarest.filter((x, i) => i === 0 || rarest.slice(0, i + 1).reduce((s, y) => s + y.n, 0) <= COMMON).map((x) => x.e)
+  return { match: used.join(' OR '), used, counts }
 }
 
 /**
@@ -60,22 +65,22 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
  * pass over the queue and scored the same way.
  */
 export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null): Candidate[] {
-  const { match, counts, matches, used } = lexicalMatch(db, q.matchers, q.parsed.phrases)
+  const { match, counts, used } = lexicalMatch(db, q.matchers, q.parsed.phrases, small !== null)
   let found: Candidate[] = []
   if (match && small) {
     // A few hundred posts are read and matched here; more are first narrowed by the index, unless the
     // filter's phrases are all the words used, which every one of them holds.
     const matching = small.length <= 300 || used.every((e) => q.filter.mustMatch?.includes(e)) ? small : searchMatchingAmong(db, match, small)
-    found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts)
+    found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts())
   } else if (match) {
-    // Under SCORE_CAP matches there is nothing to cap: the query finding where the cap starts is spared.
-    found = searchLexical(db, match, q.filter, CANDIDATES, matches <= SCORE_CAP ? Infinity : SCORE_CAP)
+    // Under SCORE_CAP matches the cap leaves every match: no count is needed to choose it.
+    found = searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP)
   }
   if (searchBacklog(db, 1).words === 0) return found
   const key = JSON.stringify([unindexedWords(q), q.filter, small?.length ?? null])
   // Reused matches may since have been indexed, and found above as well.
   const seen = new Set(found.map((c) => c.id))
-  const unindexed = recentUnindexed(db, key, () => unindexedCandidates(db, q, counts, small)).filter((c) => !seen.has(c.id))
+  const unindexed = recentUnindexed(db, key, () => unindexedCandidates(db, q, counts(), small)).filter((c) => !seen.has(c.id))
   return [...found, ...unindexed].sort((a, b) => b.score - a.score).slice(0, CANDIDATES)
 }
 

@@ -70,10 +70,21 @@ const stemOf = (w: string): string => {
   return s
 }
 
+/** Each matcher's term without its prefix stars, and its stem: taken once, not for every word of every post compared with it. */
+const bareTerms = new WeakMap<TermMatcher, { term: string; stem: string }>()
+const bare = (t: TermMatcher): { term: string; stem: string } => {
+  let b = bareTerms.get(t)
+  if (!b) {
+    const term = t.term.replace(/\*+$/, '')
+    bareTerms.set(t, (b = { term, stem: stemOf(term) }))
+  }
+  return b
+}
+
 function matchesWord(t: TermMatcher, w: string): boolean {
   if (t.corrected) return w.startsWith(t.corrected)
-  const term = t.term.replace(/\*+$/, '')
-  return w === term || stemOf(w) === stemOf(term) || (term.length >= 4 && w.startsWith(term))
+  const { term, stem } = bare(t)
+  return w === term || stemOf(w) === stem || (term.length >= 4 && w.startsWith(term))
 }
 
 /** words() of each text read once, however many terms look at it. */

@@ -93,9 +93,11 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     timer = null
     if (closed || !isOpen(db)) return
     try {
-      const words = !wordsInBackground() && searchBacklog(db, 1).words > 0
+      // Indexing words leaves the vectors' queue as it was: one look at both queues serves the slice.
+      const backlog = searchBacklog(db, 1)
+      const words = !wordsInBackground() && backlog.words > 0
       const { value: more, pauseMs } = words
-        ? wordsPacer.slice(() => indexQueued(SLICE_MS) > 0 || searchBacklog(db, 1).vectors > 0)
+        ? wordsPacer.slice(() => indexQueued(SLICE_MS) > 0 || backlog.vectors > 0)
         : vectorsPacer.slice(() => semantic.catchUp(SLICE_MS, { ifFree: true }) > 0)
       failing = false
       if (more) kick(pauseMs)

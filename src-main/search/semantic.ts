@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import {
-  isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
+  decodeInto, isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
   searchIdsWithoutEmbedding, searchPostCount, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, transactionIfFree, writeEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
@@ -54,9 +54,7 @@ let scratch = new Float32Array(0)
  */
 const toFloat = (e: SearchStoredEmbedding): Float32Array => {
   if (scratch.length !== e.dim) scratch = new Float32Array(e.dim)
-  if (e.encoding === 'f32') new Uint8Array(scratch.buffer).set(e.vector.subarray(0, e.dim * 4)) // aligned copy
-  else scratch.set(new Int8Array(e.vector.buffer, e.vector.byteOffset, e.dim))
-  return scratch
+  return decodeInto(e.vector, e.encoding, scratch)
 }
 
 export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean }): SemanticIndex {

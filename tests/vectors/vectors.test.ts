@@ -139,6 +139,21 @@ describe('flat index ranking by code first', () => {
     expect(idx.search(q, 20)).toEqual(idx.search(q, LAST).slice(0, 20))
   })
 
+  it('answers each question alike whatever the question before it (each starts its code pass where the last ended)', () => {
+    // 3,000 rows within a bit or two of one direction: a question there has its 2,000 closest codes within
+    // a bit or two, a question elsewhere reaches much further, and starting where the first ended finds too few.
+    const centre = unit(Float32Array.from({ length: DIM }, rnd))
+    const rows = [...Array.from({ length: 3000 }, () => unit(centre.map((x) => x + rnd() * 0.02))), ...vectors.slice(0, 3000)]
+    const build = () => {
+      const idx = createFlatIndex({ dim: DIM, codesFrom: 0 })
+      rows.forEach((v, i) => idx.upsert(i + 1, v))
+      return idx
+    }
+    const questions = [centre, q, centre, farByCode, centre.map((x) => -x), centre]
+    const asked = build()
+    questions.forEach((v) => expect(asked.search(v, 20)).toEqual(build().search(v, 20)))
+  })
+
   it('restricts to the allowed posts, many or few', () => {
     const exact = filled(Infinity)
     const coded = filled(0)

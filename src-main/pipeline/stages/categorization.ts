@@ -30,7 +30,7 @@ export function relatedKeys(entities: Partial<Entities> | null, tags: string[]):
  * kept, removed ones never come back, and their choices train the local classifier), plus related
  * posts by meaning and shared entities.
  */
-export const categorization: Stage = {
+export const categorization: Stage<Analysis> = {
   name: 'categorization',
   index: 4,
   batchSize: 250,
@@ -38,24 +38,45 @@ export const categorization: Stage = {
     await ctx.runner.configure(await categoryConfig(ctx))
     await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
   },
-  async run(ids, ctx) {
+  // Nothing read here is written by this stage (a person's locks are read at the write), so the
+  // runner starts it for the next batches while this one is written and the workers never wait.
+  async analyse(ids, ctx) {
+    await ctx.writable()
     const knowledge = knowledgeOf(ctx.db, ids)
     const ready = loadPipelinePosts(ctx.db, ids).filter((p) => knowledge.has(p.id))
-    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, ready.map((p) => p.id))
+    const readyIds = ready.map((p) => p.id)
+    const vectors = embeddingsFor(ctx.db, LOCAL_EMBEDDING_MODEL, readyIds)
     // Both go out at once: each worker answers its share of one, then of the other.
     const [{ suggested, placed }, related] = await Promise.all([
-      suggestWithThreads(ready.map((p) => p.id), ready, ctx, { knowledge, vectors }), ctx.runner.related(ready.map((p) => p.id), RELATED),
+      suggestWithThreads(readyIds, ready, ctx, { knowledge, vectors }), ctx.runner.related(readyIds, RELATED),
     ])
     // Near-duplicates by meaning: related posts whose vectors are near-identical (duplicates/meaning.ts).
     const sameMeaning = nearIdenticalPairs(ctx.db, LOCAL_EMBEDDING_MODEL, ready, related, vectors)
+    return { readyIds, suggested, placed, related, sameMeaning }
+  },
+  async run(ids, ctx, analysed) {
+    const { readyIds, suggested, placed, related, sameMeaning } = await (analysed ?? this.analyse!(ids, ctx))
     if (ctx.signal.aborted) return
     await ctx.commit(ids, this.index, () => {
       replacePipelineCategories(ctx.db, withinLocks(ctx.db, placed, suggested), ctx.now())
-      setRelatedIds(ctx.db, ready.map((p, i) => ({ bookmarkId: p.id, relatedIds: related[i] })))
-      replaceMeaningPairs(ctx.db, ready.map((p) => p.id), sameMeaning)
+      setRelatedIds(ctx.db, readyIds.map((id, i) => ({ bookmarkId: id, relatedIds: related[i] })))
+      replaceMeaningPairs(ctx.db, readyIds, sameMeaning)
     })
-    for (const id of ids) ctx.remoteCategories.delete(id)
   },
+  // Kept to the stage's end, not dropped batch by batch: batches are analysed ahead, and a thread's
+  // remote answer must read the same whichever of its parts' batches comes first.
+  async finish(ctx) {
+    ctx.remoteCategories.clear()
+  },
+}
+
+/** What stage 4 works out for a batch before writing it. */
+interface Analysis {
+  readyIds: number[]
+  suggested: Map<number, Suggestion[]>
+  placed: number[]
+  related: number[][]
+  sameMeaning: Array<[number, number]>
 }
 
 type CategoryContext = Pick<RunContext, 'db' | 'runner' | 'categories'> & Partial<Pick<RunContext, 'remoteCategories'>>

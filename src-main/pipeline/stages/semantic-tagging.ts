@@ -44,8 +44,9 @@ export const semanticTagging: Stage<Analysis> = {
     // held the HTTP thread 12-15 ms (bench/load.ts, profiled), in the busy phase's worst seconds.
     for (let i = 0; i < ids.length && !ctx.signal.aborted; i += WRITE_SLICE) {
       if (i > 0) await nextTurn()
-      const part = new Set(ids.slice(i, i + WRITE_SLICE))
-      await write([...part], { ...analysis, posts: analysis.posts.filter((p) => part.has(p.id)) }, ctx)
+      const part = ids.slice(i, i + WRITE_SLICE)
+      const inPart = new Set(part)
+      await write(part, { ...analysis, posts: analysis.posts.filter((p) => inPart.has(p.id)) }, ctx)
     }
     if (ctx.signal.aborted) return
     for (const id of ids) ctx.entities.delete(id)

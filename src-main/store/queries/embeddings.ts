@@ -16,16 +16,24 @@ export function writeEmbedding(db: Db, e: { bookmarkId: number; model: string; v
 /** Decodes a stored vector (f32 or i8 scaled to [-1, 1]). */
 export const decodeVector = (buf: Buffer, dim: number, encoding: 'f32' | 'i8'): Float32Array => decodeInto(buf, encoding, new Float32Array(dim))
 
-/** Decodes a stored vector into `out` (its length is the vector's dim). */
-function decodeInto(buf: Buffer, encoding: 'f32' | 'i8', out: Float32Array): Float32Array {
+/** Decodes a stored vector into `out` (its length is the vector's dim): the one decoder of stored vectors. */
+export function decodeInto(buf: Buffer, encoding: 'f32' | 'i8', out: Float32Array): Float32Array {
   if (encoding === 'i8') {
-    for (let i = 0; i < out.length; i++) out[i] = buf.readInt8(i) / 127
+    const v = new Int8Array(buf.buffer, buf.byteOffset, out.length)
+    for (let i = 0; i < out.length; i++) out[i] = v[i] / 127
     return out
   }
   // One copy, byte for byte (the blob's offset need not be 4-aligned).
   new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(buf.subarray(0, out.byteLength))
   return out
 }
+
+/**
+ * `+model` keeps SQLite on the primary key (bookmark_id, model), read from `afterId` in order: on the
+ * (model, seq) index it read all of the model's rows and sorted them, vectors included, for every page
+ * (230 ms a page of 2,000 at 100,000 posts, against 7 ms).
+ */
+const EACH_EMBEDDING_SQL = 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE +model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?'
 
 /**
  * One page of a model's vectors in id order (id > afterId), so a big load can yield between pages: each
@@ -35,7 +43,7 @@ function decodeInto(buf: Buffer, encoding: 'f32' | 'i8', out: Float32Array): Flo
 export function eachEmbedding(db: Db, model: string, afterId: number, limit: number, visit: (id: number, vector: Float32Array) => void): number {
   let last = afterId
   let scratch = new Float32Array(0)
-  const rows = stmt(db, 'SELECT bookmark_id AS id, dim, encoding, vector FROM embeddings WHERE model = ? AND bookmark_id > ? ORDER BY bookmark_id LIMIT ?')
+  const rows = stmt(db, EACH_EMBEDDING_SQL)
     .iterate(model, afterId, limit) as IterableIterator<{ id: number; dim: number; encoding: 'f32' | 'i8'; vector: Buffer }>
   for (const r of rows) {
     if (scratch.length !== r.dim) scratch = new Float32Array(r.dim)
