@@ -51,7 +51,7 @@ function createHostMemo(forMs: number, now: () => number) {
       const host = hostOf(url)
       const d = host === null ? undefined : down.get(host)
       if (!d) return
-      if (d.until > now()) throw new MediaFetchError(`${host} could not be reached a moment ago (${d.reason}); it is tried again after a minute`, { unreachable: true })
+      if (d.until > now()) throw refusal(`${host} could not be reached a moment ago (${d.reason}); it is tried again after a minute`)
       down.delete(host!)
     },
     failed(url: string, e: unknown): void {
@@ -62,6 +62,20 @@ function createHostMemo(forMs: number, now: () => number) {
 }
 
 const hostOf = (url: string): string | null => URL.parse(url)?.host ?? null
+
+/**
+ * A host's remembered failure, without a stack: offline, every image of a library is refused this way,
+ * and capturing a stack for each took ~110 ms of the HTTP thread in the 4 s of bench/load.ts's image stage.
+ */
+function refusal(message: string): MediaFetchError {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return new MediaFetchError(message, { unreachable: true })
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
 
 const SAFE_NAME = /^[a-f0-9]{32}(\.thumb)?\.(jpg|png|gif|webp|avif)$/
 const ORIGINAL = /^([a-f0-9]{32})\.(jpg|png|gif|webp|avif)$/

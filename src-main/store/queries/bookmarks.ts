@@ -36,13 +36,23 @@ export function pageBookmarkIds(db: Db, f: BookmarkFilter, sort: SortKey, limit:
     .pluck().all(...params, limit, offset) as number[]
 }
 
-const orders = new WeakMap<object, { stamp: string; bySort: Map<SortKey, Int32Array> }>()
+const orders = new WeakMap<object, { stamp: string; at: number; bySort: Map<SortKey, Int32Array> }>()
 
-/** Every post id in one sort order, cached until the library changes (a `q` page is cut from it). */
+/** How long an order is reused while a write transaction (an import) is open on the connection. */
+const REUSE_WHILE_WRITING_MS = 1000
+
+/**
+ * Every post id in one sort order, cached until the library changes (a `q` page is cut from it). While
+ * an import's transaction is open its slices move the stamp every few milliseconds, and each list with
+ * `q` read the whole order again (25 ms at 30,000 posts, 50-60 ms of every second of bench/load.ts's
+ * import): an order then serves for up to a second, as the `q` matches themselves (library/bookmarks.ts).
+ */
 export function orderedBookmarkIds(db: Db, sort: SortKey): Int32Array {
   const stamp = libraryStamp(db)
+  const now = performance.now()
   let c = orders.get(sqliteOf(db))
-  if (!c || c.stamp !== stamp) orders.set(sqliteOf(db), (c = { stamp, bySort: new Map() }))
+  const fresh = c && (c.stamp === stamp || (sqliteOf(db).inTransaction && now - c.at < REUSE_WHILE_WRITING_MS))
+  if (!c || !fresh) orders.set(sqliteOf(db), (c = { stamp, at: now, bySort: new Map() }))
   let ids = c.bySort.get(sort)
   if (!ids) {
     ids = Int32Array.from(stmt(db, `SELECT b.id FROM bookmarks b ORDER BY ${ORDER_BY[sort]}`).pluck().all() as number[])
