@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { MALLOC_ARENA_MAX } from '../../src-main/app/server-env.ts'
 
 /*
  * electron-builder cannot run here (it downloads the Electron runtime), so its configuration is checked
@@ -73,6 +74,10 @@ describe('electron-builder.yml', () => {
     expect(config.npmRebuild).toBe(false)
     expect(config.appId).toMatch(/^[a-z]+(\.[a-z0-9-]+)+$/)
     expect(pkg.main).toBe('out/main/main.js')
+  })
+
+  it("starts the deb's app from the menu with two malloc arenas", () => {
+    expect(config.deb.desktop.entry.Exec).toBe(`env MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX} "/opt/${config.productName}/${pkg.name}" %U`)
   })
 
   it('points at icons that exist and are what their name says', async () => {
