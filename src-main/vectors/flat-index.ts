@@ -19,6 +19,9 @@ export interface FlatIndex {
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
 }
 
+/** Rows per call of the kernel's dotsAt (even, and one spare for the pad to an even count). */
+const LIST = CHUNK - 2
+
 /** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
 const FEW = 16
 /** From this many rows a search ranks by code first (below it the exact scan costs under ~3 ms). */
@@ -132,12 +135,16 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     },
   }
 
-  /** The exact scores of rows `at` (in row order), best k. */
-  function scoreRows(qs: number, k: number, at: Iterable<number>): Hit[] {
+  /** The exact scores of rows `at` (in row order), best k: the kernel scores a list of rows at a time. */
+  function scoreRows(qs: number, k: number, at: readonly number[]): Hit[] {
     const best = bestK(k)
-    for (const p of at) {
-      kernel.dots(kernel.queryAt, space.rowsAt + p * rowBytes, 1, rowBytes, kernel.outAt)
-      best.push(Math.fround(kernel.out[0] * scales[p] * qs), p)
+    const { list, out } = kernel
+    for (let from = 0; from < at.length; from += LIST) {
+      const n = Math.min(LIST, at.length - from)
+      for (let j = 0; j < n; j++) list[j] = at[from + j]
+      list[n] = list[n - 1] // an even count: the kernel takes rows in pairs
+      kernel.dotsAt(kernel.queryAt, space.rowsAt, kernel.listAt, n + (n & 1), rowBytes, kernel.outAt)
+      for (let j = 0; j < n; j++) best.push(Math.fround(out[j] * scales[list[j]] * qs), list[j])
     }
     return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
   }

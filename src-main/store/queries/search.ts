@@ -157,7 +157,7 @@ export function searchFilteredIds(db: Db, f: SearchFilter, limit = -1): number[]
   if (phrases.length > 0 && f.author === undefined && f.categoryId === undefined) {
     const { match, rest } = withoutMinusWords(phrases.join(' AND '), { ...f, mustMatch: [] })
     const { clauses, params } = searchFilterSql(rest)
-    return stmt(db, `SELECT b.id FROM search_fts JOIN bookmarks b ON b.id = search_fts.rowid WHERE search_fts MATCH ? ${clauses.map((c) => `AND ${c}`).join(' ')}
+    return stmt(db, `SELECT b.id FROM search_fts JOIN ${BY_ID} ON b.id = search_fts.rowid WHERE search_fts MATCH ? ${clauses.map((c) => `AND ${c}`).join(' ')}
       ORDER BY search_fts.rowid LIMIT ?`).pluck().all(match, ...params, limit) as number[]
   }
   const { clauses, params } = searchFilterSql(f)
