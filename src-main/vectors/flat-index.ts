@@ -1,4 +1,4 @@
-import { createSpace, eachChunk, openKernel, quantize, spaceCodes, spaceRows, CHUNK, type Kernel, type VectorSpace } from './space.ts'
+import { createSpace, eachChunk, openKernel, quantize, spaceCodes, spaceRows, CHUNK, DOTS_AT_GROUP, type Kernel, type VectorSpace } from './space.ts'
 import { bestK } from './top-k.ts'
 
 /**
@@ -19,8 +19,8 @@ export interface FlatIndex {
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
 }
 
-/** Rows per call of the kernel's dotsAt (even, and one spare for the pad to an even count). */
-const LIST = CHUNK - 2
+/** Rows per call of the kernel's dotsAt (whole groups, with room for the last group's padding). */
+const LIST = CHUNK - DOTS_AT_GROUP
 
 /** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
 const FEW = 16
@@ -142,8 +142,9 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     for (let from = 0; from < at.length; from += LIST) {
       const n = Math.min(LIST, at.length - from)
       for (let j = 0; j < n; j++) list[j] = at[from + j]
-      list[n] = list[n - 1] // an even count: the kernel takes rows in pairs
-      kernel.dotsAt(kernel.queryAt, space.rowsAt, kernel.listAt, n + (n & 1), rowBytes, kernel.outAt)
+      const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
+      list.fill(list[n - 1], n, padded)
+      kernel.dotsAt(kernel.queryAt, space.rowsAt, kernel.listAt, padded, rowBytes, kernel.outAt)
       for (let j = 0; j < n; j++) best.push(Math.fround(out[j] * scales[list[j]] * qs), list[j])
     }
     return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))

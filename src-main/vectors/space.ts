@@ -25,10 +25,12 @@ export type DotsFn = (q: number, m: number, rows: number, rowBytes: number, out:
  */
 export type NearFn = (q: number, m: number, rows: number, codeBytes: number, out: number, t: number) => number
 /**
- * out[j] = the dot of the row at q with row list[j] of the rows from byte m, for j < n (n even; list and out
- * int32 at those byte offsets). Two rows at a time, so the memory reads of both are under way together:
- * rows picked across a 51 MB block miss the cache, and one row's reads alone left the core waiting.
+ * out[j] = the dot of the row at q with row list[j] of the rows from byte m, for j < n (n a multiple of
+ * DOTS_AT_GROUP; list and out int32 at those byte offsets). Several rows at a time, so the memory reads of
+ * all are under way together: rows picked across a 51 MB block miss the cache, and one row's reads alone
+ * left the core waiting.
  */
+export const DOTS_AT_GROUP = 4
 export type DotsAtFn = (q: number, m: number, list: number, n: number, rowBytes: number, out: number) => void
 
 const leb = (n: number): number[] => {
@@ -104,38 +106,41 @@ const nearBody = [
   0x20, 9, 0x0b, // return c
 ]
 
-// (func $dotsAt (param $q $m $list $n $d $out i32) (local $k $a $b i32) (local $accA $accB $qv $mv v128)): $dots over
-// the rows listed, two at a time (rows a and b), each pair's sums stored as out[0] and out[1].
-const rowOf = (listOffset: number, local: number) => [0x20, 1, 0x20, 2, 0x28, 2, listOffset, 0x20, 4, 0x6c, 0x6a, 0x21, local] // m + list[i] * d
-const dotInto = (row: number, acc: number) => [
-  0x20, row, 0x20, 6, 0x6a, SIMD, 0x00, 0, 0, 0x21, 12, // mv = load(row + k)
-  0x20, acc,
-  0x20, 11, SIMD, 0x87, 0x01, 0x20, 12, SIMD, 0x87, 0x01, SIMD, 0xba, 0x01, SIMD, 0xae, 0x01,
-  0x20, 11, SIMD, 0x88, 0x01, 0x20, 12, SIMD, 0x88, 0x01, SIMD, 0xba, 0x01, SIMD, 0xae, 0x01,
-  0x21, acc,
+// (func $dotsAt (param $q $m $list $n $d $out i32) (local $k i32) (local $row i32 x4) (local $acc v128 x4) (local $qv $mv v128)):
+// $dots over the rows listed, DOTS_AT_GROUP rows at a time, each group's sums stored in out in turn.
+const ROW = 7 // the rows' locals: 7 .. 7 + DOTS_AT_GROUP - 1
+const ACC = ROW + DOTS_AT_GROUP // their sums' locals
+const QV = ACC + DOTS_AT_GROUP
+const MV = QV + 1
+const rowOf = (r: number) => [0x20, 1, 0x20, 2, 0x28, 2, r * 4, 0x20, 4, 0x6c, 0x6a, 0x21, ROW + r] // row r = m + list[r] * d
+const zero = (r: number) => [SIMD, 0x0c, ...new Array<number>(16).fill(0), 0x21, ACC + r]
+const dotInto = (r: number) => [
+  0x20, ROW + r, 0x20, 6, 0x6a, SIMD, 0x00, 0, 0, 0x21, MV, // mv = load(row r + k)
+  0x20, ACC + r,
+  0x20, QV, SIMD, 0x87, 0x01, 0x20, MV, SIMD, 0x87, 0x01, SIMD, 0xba, 0x01, SIMD, 0xae, 0x01,
+  0x20, QV, SIMD, 0x88, 0x01, 0x20, MV, SIMD, 0x88, 0x01, SIMD, 0xba, 0x01, SIMD, 0xae, 0x01,
+  0x21, ACC + r,
 ]
-const lanesSum = (acc: number) => [0x20, acc, SIMD, 0x1b, 0, 0x20, acc, SIMD, 0x1b, 1, 0x6a, 0x20, acc, SIMD, 0x1b, 2, 0x6a, 0x20, acc, SIMD, 0x1b, 3, 0x6a]
+const store = (r: number) => [0x20, 5, ...[0, 1, 2, 3].flatMap((lane) => [0x20, ACC + r, SIMD, 0x1b, lane, ...(lane ? [0x6a] : [])]), 0x36, 2, r * 4]
+const each = (f: (r: number) => number[]) => Array.from({ length: DOTS_AT_GROUP }, (_, r) => f(r)).flat()
 const dotsAtBody = [
-  2, 3, 0x7f, 4, 0x7b, // locals: $k = 6, $a = 7, $b = 8; $accA = 9, $accB = 10, $qv = 11, $mv = 12
+  2, 1 + DOTS_AT_GROUP, 0x7f, DOTS_AT_GROUP + 2, 0x7b, // locals: $k = 6, the rows, their sums, $qv, $mv
   0x02, 0x40, // block $exit
-  0x03, 0x40, // loop $pairs
+  0x03, 0x40, // loop $groups
   0x20, 3, 0x45, 0x0d, 1, // if n == 0 break
-  ...rowOf(0, 7), ...rowOf(4, 8),
-  SIMD, 0x0c, ...new Array<number>(16).fill(0), 0x21, 9, // accA = 0
-  SIMD, 0x0c, ...new Array<number>(16).fill(0), 0x21, 10, // accB = 0
+  ...each(rowOf), ...each(zero),
   0x41, 0, 0x21, 6, // k = 0
   0x03, 0x40, // loop $cols
-  0x20, 0, 0x20, 6, 0x6a, SIMD, 0x00, 0, 0, 0x21, 11, // qv = load(q + k)
-  ...dotInto(7, 9), ...dotInto(8, 10),
+  0x20, 0, 0x20, 6, 0x6a, SIMD, 0x00, 0, 0, 0x21, QV, // qv = load(q + k)
+  ...each(dotInto),
   0x20, 6, 0x41, 16, 0x6a, 0x22, 6, 0x20, 4, 0x49, 0x0d, 0, // k += 16; if k < d continue
   0x0b, // end $cols
-  0x20, 5, ...lanesSum(9), 0x36, 2, 0, // out[0] = accA's lanes summed
-  0x20, 5, ...lanesSum(10), 0x36, 2, 4, // out[1] = accB's
-  0x20, 5, 0x41, 8, 0x6a, 0x21, 5, // out += 8
-  0x20, 2, 0x41, 8, 0x6a, 0x21, 2, // list += 8
-  0x20, 3, 0x41, 2, 0x6b, 0x21, 3, // n -= 2
-  0x0c, 0, // continue $pairs
-  0x0b, 0x0b, 0x0b, // end $pairs, $exit, func
+  ...each(store), // out[r] = row r's lanes summed
+  0x20, 5, 0x41, DOTS_AT_GROUP * 4, 0x6a, 0x21, 5, // out += DOTS_AT_GROUP
+  0x20, 2, 0x41, DOTS_AT_GROUP * 4, 0x6a, 0x21, 2, // list += DOTS_AT_GROUP
+  0x20, 3, 0x41, DOTS_AT_GROUP, 0x6b, 0x21, 3, // n -= DOTS_AT_GROUP
+  0x0c, 0, // continue $groups
+  0x0b, 0x0b, 0x0b, // end $groups, $exit, func
 ]
 
 const moduleBytes = new Uint8Array([

@@ -27,7 +27,7 @@ describe('vector space kernel', () => {
     expect(outs[0][0]).toBe(expected)
   })
 
-  it('scores a list of rows, two at a time, as it scores each row alone (WebAssembly and plain JS)', () => {
+  it('scores a list of rows, a group at a time, as it scores each row alone (WebAssembly and plain JS)', () => {
     for (const simd of [true, false]) {
       const space = createSpace(112, 300, { simd })
       const k = openKernel(space)
