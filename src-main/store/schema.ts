@@ -90,6 +90,9 @@ export const bookmarks = sqliteTable('bookmarks', {
   index('bookmarks_lang_unchecked_idx').on(t.id).where(sql`lang IS NULL AND lang_checked IS NULL`),
   // thread assembly: replies only, covering what it reads of the reply
   index('bookmarks_reply_to_idx').on(t.inReplyToPostId, t.authorHandle, t.postCreatedAt, t.postId).where(sql`in_reply_to_post_id IS NOT NULL`),
+  // search's filter checks by id (dates, media, language; search/candidates.ts): a post's row is ~2.5 KB, so
+  // checking 1,000 neighbours or walking 2,000 word matches read as many table pages; this index is ~3 MB
+  index('bookmarks_filter_idx').on(t.id, t.postCreatedAt, t.mediaCount, t.lang),
   // The author filter and top authors use search_bookmarks_author_lower_idx (migration 0003): handles
   // are case-insensitive, and a second index on the raw handle only slowed every insert (0007).
 ])

@@ -1,4 +1,4 @@
-import { createSpace, eachChunk, openKernel, quantize, spaceCodes, spaceRows, CHUNK, type Kernel, type VectorSpace } from './space.ts'
+import { createSpace, eachChunk, openKernel, quantize, spaceCodes, spaceRows, CHUNK, DOTS_AT_GROUP, type Kernel, type VectorSpace } from './space.ts'
 import { bestK } from './top-k.ts'
 
 /**
@@ -18,6 +18,9 @@ export interface FlatIndex {
   /** Up to `k` nearest posts by cosine, best first; `allowed` restricts the candidates. */
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
 }
+
+/** Rows per call of the kernel's dotsAt (whole groups, with room for the last group's padding). */
+const LIST = CHUNK - DOTS_AT_GROUP
 
 /** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
 const FEW = 16
@@ -132,12 +135,17 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     },
   }
 
-  /** The exact scores of rows `at` (in row order), best k. */
-  function scoreRows(qs: number, k: number, at: Iterable<number>): Hit[] {
+  /** The exact scores of rows `at` (in row order), best k: the kernel scores a list of rows at a time. */
+  function scoreRows(qs: number, k: number, at: readonly number[]): Hit[] {
     const best = bestK(k)
-    for (const p of at) {
-      kernel.dots(kernel.queryAt, space.rowsAt + p * rowBytes, 1, rowBytes, kernel.outAt)
-      best.push(Math.fround(kernel.out[0] * scales[p] * qs), p)
+    const { list, out } = kernel
+    for (let from = 0; from < at.length; from += LIST) {
+      const n = Math.min(LIST, at.length - from)
+      for (let j = 0; j < n; j++) list[j] = at[from + j]
+      const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
+      list.fill(list[n - 1], n, padded)
+      kernel.dotsAt(kernel.queryAt, space.rowsAt, kernel.listAt, padded, rowBytes, kernel.outAt)
+      for (let j = 0; j < n; j++) best.push(Math.fround(out[j] * scales[list[j]] * qs), list[j])
     }
     return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
   }

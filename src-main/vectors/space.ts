@@ -8,8 +8,8 @@
  * dimension of each row, a first pass 8x smaller than the rows. The module is assembled here, so no
  * build step or binary file is needed.
  *
- * Layout (bytes): [0, 64) a slot counter; SLOTS thread slots, each CHUNK int32 results, a query row and
- * a query code; `extraRows` rows (a caller's own, e.g. centroids); `capacity` rows; `capacity` codes.
+ * Layout (bytes): [0, 64) a slot counter; SLOTS thread slots, each CHUNK int32 results, a query row,
+ * a query code and CHUNK int32 row numbers (dotsAt's list); `extraRows` rows (a caller's own, e.g. centroids); `capacity` rows; `capacity` codes.
  */
 export const CHUNK = 4096
 const SLOTS = 16
@@ -24,6 +24,14 @@ export type DotsFn = (q: number, m: number, rows: number, rowBytes: number, out:
  * within `t` written to out as int32 `i << 16 | bits` in row order; returns how many.
  */
 export type NearFn = (q: number, m: number, rows: number, codeBytes: number, out: number, t: number) => number
+/**
+ * out[j] = the dot of the row at q with row list[j] of the rows from byte m, for j < n (n a multiple of
+ * DOTS_AT_GROUP; list and out int32 at those byte offsets). Several rows at a time, so the memory reads of
+ * all are under way together: rows picked across a 51 MB block miss the cache, and one row's reads alone
+ * left the core waiting.
+ */
+export const DOTS_AT_GROUP = 4
+export type DotsAtFn = (q: number, m: number, list: number, n: number, rowBytes: number, out: number) => void
 
 const leb = (n: number): number[] => {
   const out: number[] = []
@@ -98,14 +106,51 @@ const nearBody = [
   0x20, 9, 0x0b, // return c
 ]
 
+// (func $dotsAt (param $q $m $list $n $d $out i32) (local $k i32) (local $row i32 x4) (local $acc v128 x4) (local $qv $mv v128)):
+// $dots over the rows listed, DOTS_AT_GROUP rows at a time, each group's sums stored in out in turn.
+const ROW = 7 // the rows' locals: 7 .. 7 + DOTS_AT_GROUP - 1
+const ACC = ROW + DOTS_AT_GROUP // their sums' locals
+const QV = ACC + DOTS_AT_GROUP
+const MV = QV + 1
+const rowOf = (r: number) => [0x20, 1, 0x20, 2, 0x28, 2, r * 4, 0x20, 4, 0x6c, 0x6a, 0x21, ROW + r] // row r = m + list[r] * d
+const zero = (r: number) => [SIMD, 0x0c, ...new Array<number>(16).fill(0), 0x21, ACC + r]
+const dotInto = (r: number) => [
+  0x20, ROW + r, 0x20, 6, 0x6a, SIMD, 0x00, 0, 0, 0x21, MV, // mv = load(row r + k)
+  0x20, ACC + r,
+  0x20, QV, SIMD, 0x87, 0x01, 0x20, MV, SIMD, 0x87, 0x01, SIMD, 0xba, 0x01, SIMD, 0xae, 0x01,
+  0x20, QV, SIMD, 0x88, 0x01, 0x20, MV, SIMD, 0x88, 0x01, SIMD, 0xba, 0x01, SIMD, 0xae, 0x01,
+  0x21, ACC + r,
+]
+const store = (r: number) => [0x20, 5, ...[0, 1, 2, 3].flatMap((lane) => [0x20, ACC + r, SIMD, 0x1b, lane, ...(lane ? [0x6a] : [])]), 0x36, 2, r * 4]
+const each = (f: (r: number) => number[]) => Array.from({ length: DOTS_AT_GROUP }, (_, r) => f(r)).flat()
+const dotsAtBody = [
+  2, 1 + DOTS_AT_GROUP, 0x7f, DOTS_AT_GROUP + 2, 0x7b, // locals: $k = 6, the rows, their sums, $qv, $mv
+  0x02, 0x40, // block $exit
+  0x03, 0x40, // loop $groups
+  0x20, 3, 0x45, 0x0d, 1, // if n == 0 break
+  ...each(rowOf), ...each(zero),
+  0x41, 0, 0x21, 6, // k = 0
+  0x03, 0x40, // loop $cols
+  0x20, 0, 0x20, 6, 0x6a, SIMD, 0x00, 0, 0, 0x21, QV, // qv = load(q + k)
+  ...each(dotInto),
+  0x20, 6, 0x41, 16, 0x6a, 0x22, 6, 0x20, 4, 0x49, 0x0d, 0, // k += 16; if k < d continue
+  0x0b, // end $cols
+  ...each(store), // out[r] = row r's lanes summed
+  0x20, 5, 0x41, DOTS_AT_GROUP * 4, 0x6a, 0x21, 5, // out += DOTS_AT_GROUP
+  0x20, 2, 0x41, DOTS_AT_GROUP * 4, 0x6a, 0x21, 2, // list += DOTS_AT_GROUP
+  0x20, 3, 0x41, DOTS_AT_GROUP, 0x6b, 0x21, 3, // n -= DOTS_AT_GROUP
+  0x0c, 0, // continue $groups
+  0x0b, 0x0b, 0x0b, // end $groups, $exit, func
+]
+
 const moduleBytes = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, [2, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0, 0x60, 6, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f]),
+  ...section(1, [3, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0, 0x60, 6, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f, 0x60, 6, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]),
   // (import "env" "mem" (memory 1 65536 shared))
   ...section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x03, ...leb(1), ...leb(MAX_PAGES)]),
-  ...section(3, [2, 0, 1]),
-  ...section(7, [2, ...name('dots'), 0, 0, ...name('near'), 0, 1]),
-  ...section(10, [2, ...leb(body.length), ...body, ...leb(nearBody.length), ...nearBody]),
+  ...section(3, [3, 0, 1, 2]),
+  ...section(7, [3, ...name('dots'), 0, 0, ...name('near'), 0, 1, ...name('dotsAt'), 0, 2]),
+  ...section(10, [3, ...leb(body.length), ...body, ...leb(nearBody.length), ...nearBody, ...leb(dotsAtBody.length), ...dotsAtBody]),
 ])
 
 /** The slice of the WebAssembly API used here (the Node-only lib set has no typings for it). */
@@ -179,7 +224,7 @@ export function createSpace(dim: number, capacity: number, { extraRows = 0, code
   return { memory, buffer, dim, rowBytes, codeBytes, extraRows, extraAt, capacity, rowsAt, codesAt }
 }
 
-const slotBytes = (rowBytes: number, codeBytes: number) => CHUNK * 4 + rowBytes + codeBytes
+const slotBytes = (rowBytes: number, codeBytes: number) => CHUNK * 4 + rowBytes + codeBytes + CHUNK * 4
 
 /** The rows, row i at [i * rowBytes, i * rowBytes + dim). */
 export const spaceRows = (s: VectorSpace): Int8Array => new Int8Array(s.buffer, s.rowsAt, s.capacity * s.rowBytes)
@@ -216,8 +261,12 @@ export interface Kernel {
   readonly simd: boolean
   dots: DotsFn
   near: NearFn
+  dotsAt: DotsAtFn
   out: Int32Array
   outAt: number
+  /** Row numbers for dotsAt (CHUNK of them, at byte `listAt`). */
+  list: Int32Array
+  listAt: number
   query: Int8Array
   queryAt: number
   queryCode: Uint8Array
@@ -229,20 +278,21 @@ export function openKernel(s: VectorSpace): Kernel {
   const outAt = SLOTS_AT + slot * slotBytes(s.rowBytes, s.codeBytes)
   const queryAt = outAt + CHUNK * 4
   const queryCodeAt = queryAt + s.rowBytes
+  const listAt = queryCodeAt + s.codeBytes
   const views = {
     out: new Int32Array(s.buffer, outAt, CHUNK), outAt, query: new Int8Array(s.buffer, queryAt, s.rowBytes), queryAt,
-    queryCode: new Uint8Array(s.buffer, queryCodeAt, s.codeBytes), queryCodeAt,
+    queryCode: new Uint8Array(s.buffer, queryCodeAt, s.codeBytes), queryCodeAt, list: new Int32Array(s.buffer, listAt, CHUNK), listAt,
   }
   const mod = s.memory ? kernelModule() : null
   if (mod && s.memory) {
-    const { dots, near } = new wasm!.Instance(mod, { env: { mem: s.memory } }).exports as { dots: DotsFn; near: NearFn }
-    return { simd: true, dots, near, ...views }
+    const { dots, near, dotsAt } = new wasm!.Instance(mod, { env: { mem: s.memory } }).exports as { dots: DotsFn; near: NearFn; dotsAt: DotsAtFn }
+    return { simd: true, dots, near, dotsAt, ...views }
   }
   return { simd: false, ...plainKernel(s.buffer), ...views }
 }
 
-/** The same two functions in plain JS. */
-function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; near: NearFn } {
+/** The same functions in plain JS. */
+function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; near: NearFn; dotsAt: DotsAtFn } {
   const i8 = new Int8Array(buffer)
   const u8 = new Uint8Array(buffer)
   const i32 = new Int32Array(buffer)
@@ -264,7 +314,10 @@ function plainKernel(buffer: SharedArrayBuffer): { dots: DotsFn; near: NearFn } 
     }
     return c
   }
-  return { dots, near }
+  const dotsAt: DotsAtFn = (q, m, list, n, rowBytes, o) => {
+    for (let j = 0; j < n; j++) dots(q, m + i32[(list >> 2) + j] * rowBytes, 1, rowBytes, o + j * 4)
+  }
+  return { dots, near, dotsAt }
 }
 
 const BITS = Uint8Array.from({ length: 256 }, (_, b) => {

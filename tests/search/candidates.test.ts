@@ -124,3 +124,33 @@ describe('minus words', () => {
     expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"'], after: Date.UTC(2030, 0, 1) })).toEqual([])
   })
 })
+
+describe('filters checked by id', () => {
+  const lib = searchDb()
+  let ids: number[] = []
+  beforeAll(() => {
+    ids = ['Espresso ratios, part one', 'Espresso grinders compared', 'Espresso at home with a cheap machine', 'Espresso crema myths'].map((t) => lib.add(t))
+    const set = sqliteOf(lib.db).prepare('UPDATE bookmarks SET lang = ?, media_count = ? WHERE id = ?')
+    set.run('de', 0, ids[0])
+    set.run('en', 1, ids[1])
+    sqliteOf(lib.db).prepare("INSERT INTO media (bookmark_id, position, type, url, thumbnail_url) VALUES (?, 0, 'photo', 'https://example.com/a.jpg', 'https://example.com/a-small.jpg')").run(ids[1])
+    while (searchIndexQueued(lib.db, 64) > 0);
+  })
+  afterAll(() => lib.close())
+  const dated = { after: Date.UTC(2024, 0, 1) + 2, before: Date.UTC(2024, 0, 1) + 4 } // the 2nd and 3rd posts' times
+
+  it('keep the neighbours and word matches that pass a date, a language or an image', () => {
+    expect(searchFilterIds(lib.db, dated, ids).sort()).toEqual([ids[1], ids[2]].sort())
+    expect(searchFilterIds(lib.db, { lang: 'de' }, ids)).toEqual([ids[0]])
+    expect(searchFilterIds(lib.db, { has: ['image'] }, ids)).toEqual([ids[1]])
+    expect(searchLexical(lib.db, '"espresso"', dated, 10, 500).map((r) => r.id).sort()).toEqual([ids[1], ids[2]].sort())
+    expect(searchLexical(lib.db, '"espresso"', { lang: 'en', has: ['image'] }, 10, 500).map((r) => r.id)).toEqual([ids[1]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"espresso"'], ...dated })).toEqual([ids[1], ids[2]])
+  })
+
+  it('read the posts\' filter index, not their rows (a row is ~2.5 KB; the index is what the page cache keeps)', () => {
+    const plan = (sql: string) => (sqliteOf(lib.db).prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' | ')
+    expect(plan(`SELECT b.id FROM bookmarks b INDEXED BY bookmarks_filter_idx WHERE b.id IN (SELECT value FROM json_each('[1]'))
+      AND b.post_created_at >= 0 AND b.lang = 'de' AND b.media_count > 0`)).toContain('COVERING INDEX bookmarks_filter_idx')
+  })
+})

@@ -27,6 +27,24 @@ describe('vector space kernel', () => {
     expect(outs[0][0]).toBe(expected)
   })
 
+  it('scores a list of rows, a group at a time, as it scores each row alone (WebAssembly and plain JS)', () => {
+    for (const simd of [true, false]) {
+      const space = createSpace(112, 300, { simd })
+      const k = openKernel(space)
+      const rows = spaceRows(space)
+      for (let i = 0; i < rows.length; i++) rows[i] = ((i * 7919) % 255) - 127
+      for (let i = 0; i < 112; i++) k.query[i] = ((i * 31) % 255) - 127
+      k.dots(k.queryAt, space.rowsAt, 300, space.rowBytes, k.outAt)
+      const each = Array.from(k.out.subarray(0, 300))
+      const picked = [299, 0, 17, 17, 150, 3, 298, 42]
+      k.list.set(picked)
+      k.out.fill(0)
+      k.dotsAt(k.queryAt, space.rowsAt, k.listAt, picked.length, space.rowBytes, k.outAt)
+      expect(Array.from(k.out.subarray(0, picked.length))).toEqual(picked.map((p) => each[p]))
+      expect(k.out[picked.length]).toBe(0)
+    }
+  })
+
   it('finds the codes within some bits of one the same in WebAssembly and in plain JS', () => {
     const bits = (b: number) => b.toString(2).replace(/0/g, '').length
     const outs = [true, false].map((simd) => {

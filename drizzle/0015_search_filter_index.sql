@@ -1,0 +1,1 @@
+CREATE INDEX `bookmarks_filter_idx` ON `bookmarks` (`id`,`post_created_at`,`media_count`,`lang`);
