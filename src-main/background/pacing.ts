@@ -67,32 +67,58 @@ export function createPacer(options: PacerOptions): Pacer {
 }
 
 export interface BatchPacingOptions {
-  /** Event-loop utilisation since the last batch above which requests count as queueing behind the job. */
+  /** The job's share of the thread while the rest of its work leaves room (less as requests fill it, see shareAt). */
+  share?: number
+  /** Utilisation of the rest of the thread's work (measured during the pauses) above which the job yields. */
   busyAbove?: number
   /** The longest pause after one batch. */
   maxPauseMs?: number
+  /** How often the rest's utilisation is measured again while the job runs without pausing (a short pause). */
+  remeasureMs?: number
   /** Utilisation and active time since `since` (tests pass their own). */
   utilisation?: (since: EventLoopUtilization) => { utilization: number; active: number }
   sleep?: (ms: number) => Promise<void>
+  now?: () => number
 }
+
+/** The pause that measures how busy the rest of the thread is while the job runs flat out. */
+export const MEASURE_PAUSE_MS = 5
+/** A pause of this length moves the rest's measured utilisation halfway to what it saw. */
+const SMOOTH_MS = 5
 
 /**
  * Between the batches of a job that does part of its work on this thread (the pipeline's writes, its
- * image stage when every fetch fails at once): when the thread was three quarters busy or more since
- * the last batch, requests were queueing behind the job, so the next batch waits as long as the thread
- * was busy (up to `maxPauseMs`), which leaves it at least half to them; otherwise a turn of the event
- * loop. bench/load.ts: the image stage took 330-530 ms of every second for 3 s of its busy phase
- * (and still 320-440 ms with the pause from 0.9).
+ * image stage when every fetch fails at once): the job takes at most `share` of the thread while
+ * requests use it, less as they fill it (shareAt, as the background slices), so the pause after a
+ * batch is what the batch held the thread for times (1/share − 1). How busy the rest of the thread is
+ * is measured during the pauses (the batch's own time would count the job as requests). Alone, the job
+ * runs flat out with a short pause now and then to look again. bench/load.ts: the image stage took
+ * 300 ms of every second for 4 s of its busy phase with the pause of the thread's whole busy time only
+ * above three quarters of it (the rest of the thread then took ~0.7 of it: no idle time was left).
  */
 export function createBatchPacing(options: BatchPacingOptions = {}): () => Promise<void> {
   const {
-    busyAbove = 0.75, maxPauseMs = 250, utilisation = (since) => performance.eventLoopUtilization(since),
+    share = 0.5, busyAbove = 0.25, maxPauseMs = 500, remeasureMs = 100,
+    utilisation = (since) => performance.eventLoopUtilization(since), now = () => performance.now(),
     sleep = (ms) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))),
   } = options
-  let since = performance.eventLoopUtilization()
+  let batchFrom = performance.eventLoopUtilization()
+  let rest = 0
+  let measuredAt = -Infinity
   return async () => {
-    const { utilization, active } = utilisation(since)
-    await sleep(utilization > busyAbove ? Math.min(maxPauseMs, active) : 0)
-    since = performance.eventLoopUtilization()
+    const batch = utilisation(batchFrom).active
+    const shareNow = shareAt(rest, share)
+    let pause = rest > busyAbove ? Math.min(maxPauseMs, batch * (1 / shareNow - 1)) : 0
+    if (pause < MEASURE_PAUSE_MS && now() - measuredAt >= remeasureMs) pause = MEASURE_PAUSE_MS
+    const pauseFrom = performance.eventLoopUtilization()
+    const t0 = now()
+    await sleep(pause)
+    if (pause >= MEASURE_PAUSE_MS) {
+      // A short pause sees a request or none: it moves the figure by its length against SMOOTH_MS.
+      const elapsed = now() - t0
+      rest += (utilisation(pauseFrom).utilization - rest) * (elapsed / (elapsed + SMOOTH_MS))
+      measuredAt = now()
+    }
+    batchFrom = performance.eventLoopUtilization()
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createBatchPacing, createPacer, pauseAfter, shareAt } from '../../src-main/background/index.ts'
+import { createBatchPacing, createPacer, MEASURE_PAUSE_MS, pauseAfter, shareAt } from '../../src-main/background/index.ts'
 
 const hold = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end) { /* a slice of work */ } }
 
@@ -50,29 +50,57 @@ describe('pacing background slices on the HTTP thread', () => {
 })
 
 describe('pacing a job between its batches', () => {
-  const pacing = (utilization: number, active: number) => {
+  /** A job whose batches hold the thread `batch` ms each; `pauseBusy` is the thread's utilisation while it pauses. */
+  const job = ({ batch, pauseBusy, batchBusy = 1, maxPauseMs }: { batch: number; pauseBusy: number; batchBusy?: number; maxPauseMs?: number }) => {
     const slept: number[] = []
-    const next = createBatchPacing({ utilisation: () => ({ utilization, active }), sleep: async (ms) => void slept.push(ms) })
-    return { next, slept }
+    let clock = 0
+    let pausing = false
+    const next = createBatchPacing({
+      maxPauseMs,
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms)
+        clock += ms
+        pausing = true
+      },
+      utilisation: () => {
+        const seen = pausing ? { utilization: pauseBusy, active: 0 } : { utilization: batchBusy, active: batch }
+        pausing = false
+        return seen
+      },
+    })
+    const run = async (batches: number) => {
+      for (let i = 0; i < batches; i++) {
+        clock += batch
+        await next()
+      }
+      return slept
+    }
+    return { run }
   }
 
-  it('waits as long as the thread was busy when it was saturated (requests queueing behind the job)', async () => {
-    const { next, slept } = pacing(0.97, 120)
-    await next()
-    await next()
-    expect(slept).toEqual([120, 120])
+  it('alone on the thread it runs flat out, but for a short look at the thread now and then', async () => {
+    const slept = await job({ batch: 10, pauseBusy: 0 }).run(40)
+    expect(slept.filter((ms) => ms > MEASURE_PAUSE_MS)).toEqual([])
+    expect(slept.filter((ms) => ms === MEASURE_PAUSE_MS).length).toBeGreaterThanOrEqual(3)
+    expect(slept.filter((ms) => ms === MEASURE_PAUSE_MS).length).toBeLessThanOrEqual(5)
   })
 
-  it('never waits longer than its cap', async () => {
-    const { next, slept } = pacing(1, 4000)
-    await next()
-    expect(slept).toEqual([250])
+  it('its own batches holding the thread do not count as requests queueing behind it', async () => {
+    // Before: the thread three quarters busy since the last batch (the batch itself included) meant a pause as long as that.
+    const slept = await job({ batch: 40, batchBusy: 1, pauseBusy: 0.01 }).run(10)
+    expect(Math.max(...slept)).toBe(MEASURE_PAUSE_MS)
   })
 
-  it('only yields a turn of the event loop while the thread has time to spare', async () => {
-    const { next, slept } = pacing(0.6, 300)
-    await next()
-    expect(slept).toEqual([0])
+  it('while requests take 0.6 of the thread, it keeps to a quarter of it', async () => {
+    // Before: 0.6 of the thread was under the three quarters that made it pause at all.
+    const slept = await job({ batch: 10, pauseBusy: 0.6 }).run(30)
+    expect(slept.at(-1)).toBeCloseTo(30, 0)
+  })
+
+  it('the fuller the thread, the less it takes, down to a twentieth, and never longer than its cap', async () => {
+    expect((await job({ batch: 10, pauseBusy: 0.95 }).run(30)).at(-1)).toBeCloseTo(190, 0)
+    expect((await job({ batch: 100, pauseBusy: 0.95, maxPauseMs: 500 }).run(30)).at(-1)).toBe(500)
   })
 
   it('by default measures the event loop and returns', async () => {
