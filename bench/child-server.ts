@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -91,6 +91,23 @@ export const cpuMs = (pid: number, tid?: number): number => {
   const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(f[11]) + Number(f[12])) * TICK_MS
+}
+
+/** Each thread's CPU ms by its id, with its name (the HTTP thread's id is the pid). */
+export const threadCpu = (pid: number): Map<string, { name: string; ms: number }> => new Map(readdirSync(`/proc/${pid}/task`).map((tid) => {
+  try {
+    return [tid, { name: readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim(), ms: cpuMs(pid, Number(tid)) }] as const
+  } catch {
+    return [tid, { name: '?', ms: 0 }] as const
+  }
+}))
+
+/** The threads that worked since `before` (threadCpu), busiest first, as "name ms-per-unit" for `units` (say, searches). */
+export function busyThreads(pid: number, before: Map<string, { name: string; ms: number }>, units: number): string {
+  const round2 = (x: number) => Math.round(x * 100) / 100
+  return [...threadCpu(pid)].map(([tid, t]) => ({ tid, name: t.name, ms: t.ms - (before.get(tid)?.ms ?? 0) }))
+    .filter((t) => t.ms > 0).sort((a, b) => b.ms - a.ms)
+    .map((t) => `${t.tid === String(pid) ? 'HTTP' : t.name} ${round2(t.ms / units)}`).join(', ')
 }
 
 /**

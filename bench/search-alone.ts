@@ -14,13 +14,13 @@
  *        [--concurrency 16] [--warm-seconds 3] [--questions many|varied]   (SHEAF_BENCH_CPU_PROF=DIR profiles the server)
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { benchDataDir, cpuMs, fillDuplicateKeys, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
+import { benchDataDir, busyThreads, cpuMs, fillDuplicateKeys, processMemoryMb, quantile, signIn, spawnServer, threadCpu } from './child-server.ts'
 import { MANY_QUESTIONS, QUESTIONS } from './search-questions.ts'
 
 const { values } = parseArgs({ options: {
@@ -102,21 +102,12 @@ async function run(secs: number, from: number): Promise<{ answers: Answer[]; wal
 
 const warm = await run(Number(values['warm-seconds']), 1) // JIT, prepared statements, the query worker
 const pid = server.pid!
-/** Each thread's CPU ms by its id, with its name (the HTTP thread's is the pid). */
-const threadCpu = () => new Map(readdirSync(`/proc/${pid}/task`).map((tid) => {
-  try {
-    return [tid, { name: readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim(), ms: cpuMs(pid, Number(tid)) }] as const
-  } catch {
-    return [tid, { name: '?', ms: 0 }] as const
-  }
-}))
-const threads0 = threadCpu()
+const threads0 = threadCpu(pid)
 const [http0, proc0] = [cpuMs(pid, pid), cpuMs(pid)]
 const { answers, wallMs } = await run(Number(values.seconds), warm.next)
 const [httpMs, procMs] = [cpuMs(pid, pid) - http0, cpuMs(pid) - proc0]
 // The threads that worked during the run (the scan and read threads, the encoder's, V8's, libuv's), ms per search.
-const busyThreads = [...threadCpu()].map(([tid, t]) => ({ tid, name: t.name, ms: t.ms - (threads0.get(tid)?.ms ?? 0) }))
-  .filter((t) => t.ms > 0).sort((a, b) => b.ms - a.ms)
+const threadsPerSearch = busyThreads(pid, threads0, answers.length)
 const rssMb = processMemoryMb(pid)
 stop()
 await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)))
@@ -132,7 +123,7 @@ const result = {
   p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), p99: quantile(ms, 0.99), max: round2(Math.max(...ms)),
   errors: answers.filter((a) => a.status !== 200).length, firstError: answers.find((a) => a.status !== 200)?.body ?? answers.find((a) => a.error)?.error,
   cpuMsPerSearch: { httpThread: round2(httpMs / answers.length), process: round2(procMs / answers.length) },
-  threadsCpuMsPerSearch: busyThreads.map((t) => `${t.tid === String(pid) ? 'HTTP' : t.name} ${round2(t.ms / answers.length)}`).join(', '),
+  threadsCpuMsPerSearch: threadsPerSearch,
   httpThreadShare: round2(httpMs / wallMs), processCores: round2(procMs / wallMs), rssMb,
   loadAverage: { before: loadBefore, after: load() },
   targets: { perSecond: 500, p95: 50 },

@@ -79,18 +79,19 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       db, secrets, allowPrivateMediaFetch: config.allowPrivateMediaFetch, claudeCommand: config.claudePath ?? undefined,
     })
     const mediaCache = createMediaCache({ dir: join(config.dataDir, 'media'), allowPrivate: () => settings.allowPrivateMediaFetch() })
-    const pipeline = createPipeline({
-      db, clock, log, batchScale: overrides.pipelineBatchScale,
-      activeProvider: () => settings.activeProvider(),
-      mediaCache: () => (settings.fetchMedia() ? mediaCache : null),
-      autoRunAfterImport: () => settings.autoRunAfterImport(),
-    })
     // Resolved per search from the current settings; the local provider has no model to rerank with.
     const remoteProvider = async () => (settings.stored().provider === 'local' ? null : settings.activeProvider())
     const reranker = overrides.reranker !== undefined
       ? overrides.reranker
       : activeReranker(remoteProvider, (m, e) => log.warn(`${m}: ${e instanceof Error ? e.message : String(e)}`))
     const search = createSearch({ db, clock, reranker, providerEmbedder: activeEmbedder(remoteProvider), log })
+    const pipeline = createPipeline({
+      db, clock, log, batchScale: overrides.pipelineBatchScale,
+      activeProvider: () => settings.activeProvider(),
+      mediaCache: () => (settings.fetchMedia() ? mediaCache : null),
+      autoRunAfterImport: () => settings.autoRunAfterImport(),
+      onJobsEnded: () => search.writesEnded(),
+    })
     const library = createLibrary({
       db, clock, log, tempDir: spoolDir,
       // New and changed posts: index them for search now, and auto-run the pipeline.

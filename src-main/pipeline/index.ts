@@ -25,6 +25,8 @@ export interface PipelineDeps {
   /** Worker thread (default) or in-process local models. */
   offThread?: boolean
   batchScale?: number
+  /** A job ended and none follows it (search merges its word index then). */
+  onJobsEnded?: () => void
 }
 
 export interface Pipeline {

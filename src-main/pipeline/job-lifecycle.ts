@@ -13,6 +13,8 @@ import { createRescorer } from './rescore.ts'
 
 export interface LifecycleDeps extends LaunchDeps {
   autoRunAfterImport: () => boolean
+  /** A job ended and none follows it: the library's writes are over for now. */
+  onJobsEnded?: () => void
 }
 
 /**
@@ -42,6 +44,7 @@ export function createJobLifecycle(deps: LifecycleDeps) {
       deps.hub.publish({ stage: 'complete', progress: 100, processed: last?.processed ?? 0, errors: last?.errors ?? 0 })
     }
     const followUps = closed ? [] : queue.next()
+    if (followUps.length === 0 && !closed) deps.onJobsEnded?.()
     queue.handOver(followUps.map(({ run, failure }) => start(run.body, run.userId, run.opts).catch(failed(failure))))
   }
 

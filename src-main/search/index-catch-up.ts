@@ -19,6 +19,11 @@ export interface IndexCatchUp {
   indexQueued(budgetMs: number): number
   /** Schedules the background slices (e.g. right after an import). */
   kick(delayMs?: number): void
+  /**
+   * The writes are over (a pipeline job ended): the word index is merged as soon as its queue is
+   * empty, rather than after it stood unchanged for MERGE_CHECK_MS twice.
+   */
+  writesEnded(): void
   close(): void
 }
 
@@ -43,6 +48,8 @@ export const BACKGROUND_FROM = INDEX_BATCH + 1
 
 /** How often the word index's b-trees are looked at; they are merged once they stood unchanged for that long. */
 const MERGE_CHECK_MS = 30_000
+/** How often, after writesEnded(), the word queue is looked at until it is empty. */
+const ENDED_CHECK_MS = 1000
 /** B-trees besides the largest holding at least this share of its pages are worth merging into it. */
 const MERGE_SHARE = 1 / 8
 
@@ -111,26 +118,44 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
 
   let merging = false
   let lastSegments = ''
-  /** Starts a merge on the maintenance thread when the index is worth merging and was not written since the last look. */
-  const mergeWhenQuiet = () => {
+  /** Set by writesEnded(): merge without waiting for MERGE_CHECK_MS of quiet, once the word queue is empty. */
+  let ended = false
+  let endedTimer: NodeJS.Timeout | null = null
+  /**
+   * Starts a merge on the maintenance thread when the index is worth merging and was not written since
+   * the last periodic look, or (`caughtUp`, after writesEnded()) when no post waits for it.
+   */
+  const mergeWhenQuiet = (caughtUp = false) => {
     if (closed || merging || background === 'running' || !isOpen(db)) return
     const segments = searchIndexSegments(db)
     const seen = segments.join(',')
-    const quiet = seen === lastSegments
-    lastSegments = seen
-    if (!quiet || !worthMerging(segments)) return
+    const quiet = caughtUp ? searchFtsQueueSize(db) === 0 : seen === lastSegments
+    if (!caughtUp) lastSegments = seen
+    if (!quiet) return
+    ended = false
+    if (!worthMerging(segments)) return
     merging = searchMergeInBackground(db, () => {
       merging = false
       lastSegments = ''
     })
   }
-  const mergeTimer = setInterval(() => {
+  const lookAtTrees = (caughtUp = false) => {
     try {
-      mergeWhenQuiet()
+      mergeWhenQuiet(caughtUp)
     } catch (e) {
       log?.warn('search: could not look at the word index', e)
     }
-  }, mergeCheckMs)
+  }
+  /** After writesEnded(): looks again every ENDED_CHECK_MS until the queue is empty (the word backlog being indexed meanwhile). */
+  const mergeOnceCaughtUp = () => {
+    endedTimer = null
+    lookAtTrees(true)
+    if (ended && !closed && !merging) {
+      endedTimer = setTimeout(mergeOnceCaughtUp, ENDED_CHECK_MS)
+      endedTimer.unref()
+    }
+  }
+  const mergeTimer = setInterval(() => lookAtTrees(), mergeCheckMs)
   mergeTimer.unref()
 
   function kick(delayMs = 5) {
@@ -151,9 +176,14 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     },
     indexQueued,
     kick,
+    writesEnded() {
+      ended = true
+      if (!endedTimer) mergeOnceCaughtUp()
+    },
     close() {
       closed = true
       clearInterval(mergeTimer)
+      if (endedTimer) clearTimeout(endedTimer)
       if (timer) clearTimeout(timer)
       timer = null
     },

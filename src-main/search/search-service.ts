@@ -55,6 +55,8 @@ export interface Search {
   indexQueued(budgetMs?: number): number
   /** Schedules background indexing of queued posts (e.g. right after an import). */
   kick(): void
+  /** The writes are over (a pipeline job ended): the word index is merged once caught up, not after a minute of quiet. */
+  writesEnded(): void
   /** The vector scan runs in WebAssembly SIMD (false: the plain JS fallback). */
   readonly simd: boolean
   close(): void
@@ -185,6 +187,7 @@ export function createSearch(deps: SearchDeps): Search {
     },
     indexQueued: (budgetMs = Infinity) => indexes.indexQueued(budgetMs),
     kick: () => indexes.kick(),
+    writesEnded: () => indexes.writesEnded(),
     get simd() {
       return semantic.simd
     },

@@ -119,6 +119,35 @@ describe('index catch-up', () => {
     }
   })
 
+  it('merges the word index as soon as its queue is empty once the writes have ended, not after a quiet spell', async () => {
+    const lib = searchDb()
+    for (let round = 0; round < 24; round++) {
+      for (let i = 0; i < 5; i++) lib.add(`note ${round}-${i} on pruning ${i % 2 ? 'roses' : 'apple trees'}`)
+      searchIndexQueued(lib.db, INDEX_BATCH)
+    }
+    lib.add('the last post, still queued for its words')
+    const answer = () => searchLexical(lib.db, 'pruning OR roses OR queued', {}, 200)
+    // A quiet spell longer than the test: only writesEnded() can start the merge.
+    const indexes = createIndexCatchUp({ db: lib.db, semantic: createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() }), mergeCheckMs: 3_600_000 })
+    try {
+      indexes.writesEnded()
+      await new Promise((r) => setTimeout(r, 1500))
+      // Not while a post waits for the word index (indexing it would add a b-tree after the merge).
+      expect(searchFtsQueueSize(lib.db)).toBe(1)
+      expect(searchIndexSegments(lib.db).length).toBeGreaterThan(1)
+      indexes.indexQueued(Infinity)
+      const before = answer()
+      expect(worthMerging(searchIndexSegments(lib.db))).toBe(true)
+      const deadline = Date.now() + 10_000
+      while (searchIndexSegments(lib.db).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(searchIndexSegments(lib.db)).toHaveLength(1)
+      expect(answer()).toEqual(before)
+    } finally {
+      indexes.close()
+      lib.close()
+    }
+  })
+
   it('leaves an index of one b-tree, or a few small ones beside a large one, as it is', () => {
     expect(worthMerging([500])).toBe(false)
     expect(worthMerging([800, 40, 30, 20])).toBe(false)
