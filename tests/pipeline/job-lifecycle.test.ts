@@ -54,6 +54,22 @@ describe('job lifecycle', () => {
     }
   })
 
+  it('says the writes are over once, when a job ends and none follows it', async () => {
+    const unit = pipelineUnit(2)
+    const ended: Array<{ running: boolean; waiting: number }> = []
+    const jobs = createJobLifecycle({ ...unit.deps, autoRunAfterImport: () => true, onJobsEnded: () => ended.push({ running: !!jobs.running(), waiting: jobs.waiting() }) })
+    try {
+      await jobs.start({}, 1)
+      expect(await jobs.start({ force: true, bookmarkIds: [unit.ids[0]] }, 1)).toMatchObject({ status: 'queued' })
+      await waitFor(() => !jobs.running() && jobs.waiting() === 0)
+      expect(latestJob(unit.lib.db)).toMatchObject({ status: 'completed', force: true })
+      expect(ended).toEqual([{ running: false, waiting: 0 }])
+    } finally {
+      await jobs.close()
+      unit.lib.close()
+    }
+  })
+
   it('cancels a job a restart left running without running it, and says when there is no such job', async () => {
     const { lib, ids, jobs, close } = lifecycle(1)
     try {
