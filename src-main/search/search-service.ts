@@ -77,6 +77,9 @@ export function createSearch(deps: SearchDeps): Search {
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
   const blankVector = blankVectorOf()
   indexes.kick()
+  // Nothing has written yet: a library closed within a minute of its last write (a job's end) was left
+  // in many b-trees, and every search cost 2-3x until the periodic look merged it a minute later.
+  indexes.writesEnded()
 
   /**
    * The best vector index that covers the library: the provider's embedding model when configured and

@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { createLocalEmbedder } from '../../src-main/search/index.ts'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createLocalEmbedder, createSearch } from '../../src-main/search/index.ts'
 import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, worthMerging, type IndexCatchUp } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
 import { searchFtsQueueSize, searchIndexQueued, searchIndexSegments, searchLexical, searchQueueSize } from '../../src-main/store/index.ts'
@@ -145,6 +148,31 @@ describe('index catch-up', () => {
     } finally {
       indexes.close()
       lib.close()
+    }
+  })
+
+  it('merges, once started, a word index a library was closed with in many b-trees, without any write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sheaf-merge-at-start-'))
+    const lib = searchDb({ dir })
+    try {
+      for (let round = 0; round < 24; round++) {
+        for (let i = 0; i < 5; i++) lib.add(`note ${round}-${i} on pruning ${i % 2 ? 'roses' : 'apple trees'}`)
+        searchIndexQueued(lib.db, INDEX_BATCH)
+      }
+      expect(worthMerging(searchIndexSegments(lib.db))).toBe(true)
+      lib.close()
+      const again = searchDb({ dir })
+      const search = createSearch({ db: again.db, encoder: null })
+      try {
+        const deadline = Date.now() + 10_000
+        while (searchIndexSegments(again.db).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+        expect(searchIndexSegments(again.db)).toHaveLength(1)
+      } finally {
+        search.close()
+        again.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
