@@ -38,6 +38,7 @@ const sampler = setInterval(() => {
 }, 250)
 const finished = () => job !== null && !['running', 'cancelling'].includes(job.status)
 const t0 = performance.now()
+process.stderr.write(`stage 4 from monotonic ${process.hrtime.bigint() / 1000n} µs\n`)
 const during = { list: [] as number[], search: [] as number[] }
 const poller = (async () => {
   while (!finished()) {
@@ -51,6 +52,7 @@ for (let i = 0; !finished(); i++) {
   await new Promise((r) => setTimeout(r, 20))
 }
 await poller
+process.stderr.write(`stage 4 done at monotonic ${process.hrtime.bigint() / 1000n} µs\n`)
 const seconds = (performance.now() - t0) / 1000
 phase = 'after'
 const settled: number[] = []
