@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Hono } from 'hono'
 import { createAuth, type Auth } from '../auth/index.ts'
-import { backgroundNice } from '../background/index.ts'
 import {
   bookmarkRoutes, categorizeRoutes, categoryRoutes, createHttpApp, desktopLoginRoutes, exportRoutes, importRoutes, lanRoutes,
   mediaRoutes, mindmapRoutes, clearSpool, searchRoutes, serveGuarded, settingsRoutes, statsRoutes, type AppEnv, type RouteModule,
@@ -66,7 +65,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const log = overrides.log ?? createLogger()
   const clock = overrides.clock ?? Date.now
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const db = openDatabase({ file: config.dbFile, log: (m) => log.info(m), maintenanceNice: backgroundNice() })
+  const db = openDatabase({ file: config.dbFile, log: (m) => log.info(m) })
   try {
     const secrets = overrides.secrets ??
       (await openSecretStore({ dataDir: config.dataDir, preference: config.secretStore, warn: (m) => log.warn(m) }))

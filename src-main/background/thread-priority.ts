@@ -8,13 +8,6 @@ export function workerNice(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * The nice value a background worker thread sets itself to: `nice` on Linux, 0 (none) elsewhere (see
- * lowerThreadPriority). A worker that cannot import this module (the database's maintenance thread,
- * an eval'd script) is handed the value.
- */
-export const backgroundNice = (platform: NodeJS.Platform = process.platform, nice = workerNice()): number => (platform === 'linux' ? nice : 0)
-
-/**
  * Gives the calling worker thread a lower CPU priority (nice 19 unless SHEAF_WORKER_NICE says
  * otherwise), so on a busy machine the HTTP thread wins the CPU over analysis, parsing and indexing.
  * Linux only: there the nice value belongs to each thread and setpriority(PRIO_PROCESS, 0) changes
@@ -22,10 +15,9 @@ export const backgroundNice = (platform: NodeJS.Platform = process.platform, nic
  * thread with it, so there it does nothing. Returns whether the priority was lowered.
  */
 export function lowerThreadPriority(platform: NodeJS.Platform = process.platform, mainThread = isMainThread, nice = workerNice()): boolean {
-  const n = mainThread ? 0 : backgroundNice(platform, nice)
-  if (n === 0) return false
+  if (platform !== 'linux' || mainThread || nice === 0) return false
   try {
-    setPriority(n)
+    setPriority(nice)
     return true
   } catch {
     return false // a sandbox that forbids it: the work still runs, at normal priority

@@ -4,7 +4,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { checkpointInBackground, setMaintenanceNice, stopMaintenance } from './maintenance.ts'
+import { checkpointInBackground, stopMaintenance } from './maintenance.ts'
 import * as schema from './schema.ts'
 
 /** The driver's handle (drizzle over better-sqlite3): only src-main/store/ sees it. */
@@ -27,17 +27,14 @@ export interface OpenDatabaseOptions {
   file: string
   migrationsDir?: string
   log?: (msg: string) => void
-  /** The nice value the database's maintenance thread gives itself (Linux; 0 or none: the process's own). */
-  maintenanceNice?: number
 }
 
-export function openDatabase({ file, migrationsDir = MIGRATIONS_DIR, log = () => {}, maintenanceNice = 0 }: OpenDatabaseOptions): Db {
+export function openDatabase({ file, migrationsDir = MIGRATIONS_DIR, log = () => {} }: OpenDatabaseOptions): Db {
   const isFile = file !== ':memory:'
   if (isFile) mkdirSync(dirname(file), { recursive: true })
   const existed = isFile && existsSync(file)
   const client = new Database(file)
   applyPragmas(client)
-  if (maintenanceNice > 0) setMaintenanceNice(client, maintenanceNice)
   if (existed && pendingMigrations(client, migrationsDir) > 0) backup(client, file, log)
   const db = drizzle(client, { schema }) as Connection
   migrate(db, { migrationsFolder: migrationsDir })

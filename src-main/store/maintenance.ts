@@ -25,7 +25,6 @@ const INDEX_WORDS_PAUSE_MS = 8
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
-if (workerData.nice > 0) try { require('node:os').setPriority(workerData.nice) } catch {}
 let db = null
 let work = Promise.resolve()
 let closing = false
@@ -72,17 +71,6 @@ async function mergeWords(sql, pages) {
 
 type Entry = { worker: Worker; file: string; indexed: Array<() => void> }
 const workers = new WeakMap<Database.Database, Entry>()
-const nices = new WeakMap<Database.Database, number>()
-
-/**
- * The nice value this database's maintenance thread takes when it starts (Linux: a thread's own; the
- * app passes its background workers' value). At the process's priority its word indexing took the CPU
- * from stage 4's runners, which run at nice 19: on two cores at 20,000 posts it used as much CPU as one
- * runner through the stage (docs/understanding.md, "Stop 26").
- */
-export function setMaintenanceNice(client: Database.Database, nice: number): void {
-  nices.set(client, nice)
-}
 
 /**
  * Runs a housekeeping task for this database on its maintenance thread (started on first use);
@@ -94,7 +82,7 @@ export function maintainInBackground(client: Database.Database, task: Maintenanc
   if (!client.open || file === ':memory:' || !file) return false
   let entry = workers.get(client)
   if (!entry) {
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { file, batch: INDEX_WORDS_BATCH, pauseMs: INDEX_WORDS_PAUSE_MS, nice: nices.get(client) ?? 0, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
+    const worker = new Worker(SCRIPT, { eval: true, workerData: { file, batch: INDEX_WORDS_BATCH, pauseMs: INDEX_WORDS_PAUSE_MS, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
     worker.unref()
     const made: Entry = { worker, file, indexed: [] }
     const settle = () => made.indexed.splice(0).forEach((f) => f())
