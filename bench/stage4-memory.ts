@@ -12,7 +12,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { BENCH_QUERIES, benchDataDir, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
+import { BENCH_QUERIES, benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } })
 if (!values['data-dir']) throw new Error('--data-dir DIR (kept by bench/pipeline-server.ts --keep)')
@@ -45,6 +45,7 @@ const sampler = setInterval(() => {
 }, 250)
 const finished = () => job !== null && !['running', 'cancelling'].includes(job.status)
 const t0 = performance.now()
+const cpu0 = cpuMs(server.pid!)
 process.stderr.write(`stage 4 from monotonic ${process.hrtime.bigint() / 1000n} µs\n`)
 const during = { list: [] as number[], search: [] as number[] }
 const poller = (async () => {
@@ -59,6 +60,7 @@ for (let i = 0; !finished(); i++) {
   await new Promise((r) => setTimeout(r, 20))
 }
 await poller
+const stageCpuMs = cpuMs(server.pid!) - cpu0
 process.stderr.write(`stage 4 done at monotonic ${process.hrtime.bigint() / 1000n} µs\n`)
 const seconds = (performance.now() - t0) / 1000
 phase = 'after'
@@ -72,7 +74,7 @@ server.kill('SIGTERM')
 await new Promise((r) => server.once('exit', r))
 rmSync(dataDir, { recursive: true, force: true })
 process.stdout.write(JSON.stringify({
-  bench: 'stage4-memory', posts, job: job!.status, stageSeconds: Math.round(seconds), postsPerSecond: Math.round(posts / seconds),
+  bench: 'stage4-memory', posts, job: job!.status, stageSeconds: Math.round(seconds), postsPerSecond: Math.round(posts / seconds), serverCpuMsPerPost: Math.round((stageCpuMs / posts) * 100) / 100,
   peakRssMb: Object.fromEntries(peak), vmHwmMb: hwm, rssAtEndMb: rssEnd,
   whileRunning: { listP95Ms: quantile(during.list, 0.95), searchP95Ms: quantile(during.search, 0.95), requests: during.list.length + during.search.length },
   settledSearchP95Ms: quantile(settled, 0.95), loadAverage1m: { start: startLoad, end: loadavg()[0] },
