@@ -67,7 +67,7 @@ let lastReport = performance.now()
 function report(): void {
   lastReport = performance.now()
   const j = job as Job | null
-  process.stderr.write(`${Math.round((performance.now() - jobStart) / 1000)} s: ${j?.stage} ${j?.current}/${j?.total}, server CPU ${(cpuMs(server.pid!) / 1000)} s, RSS ${processMemoryMb(server.pid!)} MB (peak ${peakRss}), list p95 ${quantile(during.list, 0.95)} ms, search p95 ${quantile(during.search, 0.95)} ms, load ${loadavg()[0].toFixed(1)}\n`)
+  process.stderr.write(`${Math.round((performance.now() - jobStart) / 1000)} s: ${j?.stage} ${j?.current}/${j?.total}, server CPU ${(cpuMs(server.pid!) / 1000)} s, RSS ${processMemoryMb(server.pid!)} MB (peak ${peakRss}), list p95 ${quantile(during.list, 0.95)} ms, search p95 ${quantile(during.search, 0.95)} ms, load ${loadavg()[0].toFixed(1)}, monotonic ${process.hrtime.bigint() / 1000n} µs\n`)
 }
 setInterval(() => { if (performance.now() - lastReport > 60_000 && !finished(job)) report() }, 5000).unref()
 
