@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSpace, openKernel, spaceCodes, spaceRows } from '../../src-main/vectors/space.ts'
 import { buildClusteredIndex, createFlatIndex, openClusteredIndex, rowsFor, writeRow } from '../../src-main/vectors/index.ts'
+import { bestK } from '../../src-main/vectors/top-k.ts'
 
 const random = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
 const unit = (v: Float32Array) => {
@@ -67,6 +68,20 @@ describe('vector space kernel', () => {
     expect(expected.length).toBeGreaterThan(5)
     expect(expected.length).toBeLessThan(45)
     expect(outs[0]).toEqual(expected)
+  })
+})
+
+describe('best k', () => {
+  it('hands back the best k of the rows offered, best first, ties to the earlier row', () => {
+    const rnd = random(5)
+    // Scores from a few values, so most are tied.
+    const offered = Array.from({ length: 2000 }, (_, row) => ({ row, score: Math.fround(Math.floor(rnd() * 50) / 7) }))
+    const expected = [...offered].sort((a, b) => b.score - a.score || a.row - b.row)
+    for (const k of [1, 7, 200, 1999, 2000, 3000]) {
+      const best = bestK(k)
+      for (const o of offered) best.push(o.score, o.row)
+      expect(best.drain((row, score) => ({ row, score }))).toEqual(expected.slice(0, k))
+    }
   })
 })
 
