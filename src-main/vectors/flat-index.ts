@@ -50,6 +50,9 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   const { rowBytes, codeBytes } = space
   let ids = new Int32Array(space.capacity)
   let scales = new Float32Array(space.capacity)
+  /** The code pass's rows and their distances, reused by every search (a search runs to its end before the next). */
+  let keptRows = new Int32Array(space.capacity)
+  let keptDists = new Uint16Array(space.capacity)
   const pos = new Map<number, number>()
   let size = 0
   const centre = createCentre(dim)
@@ -67,6 +70,8 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     codes = spaceCodes(space)
     ids = grown(ids, new Int32Array(space.capacity))
     scales = grown(scales, new Float32Array(space.capacity))
+    keptRows = new Int32Array(space.capacity)
+    keptDists = new Uint16Array(space.capacity)
   }
 
   /** Row p's code: bit d set where its dimension d (as a share of the unit vector) lies above the centre. */
@@ -135,29 +140,34 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     },
   }
 
-  /** The exact scores of rows `at` (in row order), best k: the kernel scores a list of rows at a time. */
-  function scoreRows(qs: number, k: number, at: readonly number[]): Hit[] {
+  function hitOf(row: number, score: number): Hit {
+    return { id: ids[row], score }
+  }
+
+  /** The exact scores of the first `count` rows of `at` (in row order), best k: the kernel scores a list of rows at a time. */
+  function scoreRows(qs: number, k: number, at: Int32Array, count: number): Hit[] {
     const best = bestK(k)
     const { list, out } = kernel
-    for (let from = 0; from < at.length; from += LIST) {
-      const n = Math.min(LIST, at.length - from)
+    for (let from = 0; from < count; from += LIST) {
+      const n = Math.min(LIST, count - from)
       for (let j = 0; j < n; j++) list[j] = at[from + j]
       const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
       list.fill(list[n - 1], n, padded)
       kernel.dotsAt(kernel.queryAt, space.rowsAt, kernel.listAt, padded, rowBytes, kernel.outAt)
       for (let j = 0; j < n; j++) best.push(Math.fround(out[j] * scales[list[j]] * qs), list[j])
     }
-    return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
+    return best.drain(hitOf)
   }
 
   /** A few allowed posts (an author's, a category's): their rows alone, one kernel call each, in row order. */
   function nearestAmong(qs: number, k: number, allowed: ReadonlySet<number>): Hit[] {
-    const at: number[] = []
+    const at = new Int32Array(allowed.size)
+    let n = 0
     for (const id of allowed) {
       const p = pos.get(id)
-      if (p !== undefined) at.push(p)
+      if (p !== undefined) at[n++] = p
     }
-    return scoreRows(qs, k, at.sort((a, b) => a - b))
+    return scoreRows(qs, k, at.subarray(0, n).sort(), n)
   }
 
   /**
@@ -174,24 +184,30 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     let pass = last === undefined ? null : codePass(want, Math.min(dim, last + slack), allowed)
     if (!pass?.enough) pass = codePass(want, dim, allowed)
     reach.set(want, pass.t)
-    const at: number[] = []
-    for (let i = 0; i < pass.kept.length; i += 2) if (pass.kept[i + 1] <= pass.t) at.push(pass.kept[i])
-    return scoreRows(qs, k, at)
+    // Those within the final distance, moved to the front in row order.
+    let n = 0
+    for (let i = 0; i < pass.kept; i++) if (keptDists[i] <= pass.t) keptRows[n++] = keptRows[i]
+    return scoreRows(qs, k, keptRows, n)
   }
 
-  /** The rows within code distance `t` of the query (row, distance pairs), `t` lowered as the closest `want` allow. */
-  function codePass(want: number, t: number, allowed?: ReadonlySet<number>): { kept: number[]; t: number; enough: boolean } {
+  /**
+   * The rows within code distance `t` of the query (the first `kept` of keptRows, their distances in keptDists),
+   * `t` lowered as the closest `want` allow.
+   */
+  function codePass(want: number, t: number, allowed?: ReadonlySet<number>): { kept: number; t: number; enough: boolean } {
     // Counts by distance of the rows kept (every row within t when it came, so exact for distances up to t).
     const hist = new Int32Array(dim + 1)
-    const kept: number[] = []
+    let kept = 0
     for (let from = 0; from < size; from += CHUNK) {
       const n = kernel.near(kernel.queryCodeAt, space.codesAt + from * codeBytes, Math.min(CHUNK, size - from), codeBytes, kernel.outAt, t)
       const out = kernel.out
       for (let c = 0; c < n; c++) {
         const p = from + (out[c] >>> 16)
         if (allowed && !allowed.has(ids[p])) continue
-        hist[out[c] & 0xffff]++
-        kept.push(p, out[c] & 0xffff)
+        const d = out[c] & 0xffff
+        hist[d]++
+        keptRows[kept] = p
+        keptDists[kept++] = d
       }
       t = within(hist, t, want)
     }
@@ -225,7 +241,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
         floor = dotFloor()
       }
     })
-    return best.sorted().map((b) => ({ id: ids[b.row], score: b.score }))
+    return best.drain(hitOf)
   }
 }
 

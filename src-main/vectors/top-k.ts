@@ -7,8 +7,8 @@ export interface BestK {
   readonly floor: number
   /** Offers row `row`'s score; rows come in increasing order. */
   push(score: number, row: number): void
-  /** The rows held, best first. */
-  sorted(): Array<{ row: number; score: number }>
+  /** The rows held, best first, as `hit(row, score)` makes them; empties the heap. */
+  drain<T>(hit: (row: number, score: number) => T): T[]
 }
 
 export function bestK(k: number): BestK {
@@ -60,9 +60,19 @@ export function bestK(k: number): BestK {
         down(0)
       }
     },
-    sorted() {
-      const out = Array.from({ length: n }, (_, i) => ({ row: rows[i], score: scores[i] }))
-      return out.sort((a, b) => b.score - a.score || a.row - b.row)
+    drain(hit) {
+      // The root is the worst held: taken off in turn, they come worst first.
+      const out = new Array(n)
+      while (n > 0) {
+        out[n - 1] = hit(rows[0], scores[0])
+        const last = --n
+        if (last > 0) {
+          scores[0] = scores[last]
+          rows[0] = rows[last]
+          down(0)
+        }
+      }
+      return out
     },
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSpace, openKernel, spaceCodes, spaceRows } from '../../src-main/vectors/space.ts'
 import { buildClusteredIndex, createFlatIndex, openClusteredIndex, rowsFor, writeRow } from '../../src-main/vectors/index.ts'
+import { bestK } from '../../src-main/vectors/top-k.ts'
 
 const random = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
 const unit = (v: Float32Array) => {
@@ -45,28 +46,45 @@ describe('vector space kernel', () => {
     }
   })
 
-  it('finds the codes within some bits of one the same in WebAssembly and in plain JS', () => {
+  it('finds the codes within some bits of one the same in WebAssembly and in plain JS (any width, and 512 dims\' own kernel)', () => {
     const bits = (b: number) => b.toString(2).replace(/0/g, '').length
-    const outs = [true, false].map((simd) => {
-      const space = createSpace(200, 50, { codes: true, simd })
-      expect(space.codeBytes).toBe(32)
-      const k = openKernel(space)
-      const codes = spaceCodes(space)
-      for (let i = 0; i < codes.length; i++) codes[i] = (i * 7919 + i * i) % 256
-      for (let i = 0; i < 32; i++) k.queryCode[i] = (i * 37) % 256
-      const n = k.near(k.queryCodeAt, space.codesAt, 50, space.codeBytes, k.outAt, 109)
-      return Array.from(k.out.subarray(0, n))
-    })
-    expect(outs[0]).toEqual(outs[1])
-    const expected: number[] = []
-    for (let row = 0; row < 50; row++) {
-      let n = 0
-      for (let i = 0; i < 32; i++) n += bits(((i * 37) % 256) ^ ((row * 32 + i) * 7919 + (row * 32 + i) ** 2) % 256)
-      if (n <= 109) expected.push((row << 16) | n)
+    const code = (i: number) => Math.imul(i + 1, 2654435761) >>> 24
+    for (const [dim, bytes, t] of [[200, 32, 126], [512, 64, 252]]) {
+      const outs = [true, false].map((simd) => {
+        const space = createSpace(dim, 50, { codes: true, simd })
+        expect(space.codeBytes).toBe(bytes)
+        const k = openKernel(space)
+        const codes = spaceCodes(space)
+        for (let i = 0; i < codes.length; i++) codes[i] = code(i)
+        for (let i = 0; i < bytes; i++) k.queryCode[i] = (i * 37) % 256
+        const n = k.near(k.queryCodeAt, space.codesAt, 50, space.codeBytes, k.outAt, t)
+        return Array.from(k.out.subarray(0, n))
+      })
+      expect(outs[0]).toEqual(outs[1])
+      const expected: number[] = []
+      for (let row = 0; row < 50; row++) {
+        let n = 0
+        for (let i = 0; i < bytes; i++) n += bits(((i * 37) % 256) ^ code(row * bytes + i))
+        if (n <= t) expected.push((row << 16) | n)
+      }
+      expect(expected.length).toBeGreaterThan(5)
+      expect(expected.length).toBeLessThan(45)
+      expect(outs[0]).toEqual(expected)
     }
-    expect(expected.length).toBeGreaterThan(5)
-    expect(expected.length).toBeLessThan(45)
-    expect(outs[0]).toEqual(expected)
+  })
+})
+
+describe('best k', () => {
+  it('hands back the best k of the rows offered, best first, ties to the earlier row', () => {
+    const rnd = random(5)
+    // Scores from a few values, so most are tied.
+    const offered = Array.from({ length: 2000 }, (_, row) => ({ row, score: Math.fround(Math.floor(rnd() * 50) / 7) }))
+    const expected = [...offered].sort((a, b) => b.score - a.score || a.row - b.row)
+    for (const k of [1, 7, 200, 1999, 2000, 3000]) {
+      const best = bestK(k)
+      for (const o of offered) best.push(o.score, o.row)
+      expect(best.drain((row, score) => ({ row, score }))).toEqual(expected.slice(0, k))
+    }
   })
 })
 
