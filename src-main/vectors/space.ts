@@ -75,6 +75,24 @@ const body = [
   0x0b, 0x0b, 0x0b, // end $rows, $exit, func
 ]
 
+// The end of $near's and $near64's row loop, given their locals' numbers and the row's distance on the stack (teed
+// into $bits): the row kept when within $t (its number and distance stored at out[c]), the next row, and after the
+// loop the count kept.
+const keepRowAndNext = (i: number, c: number, bits: number) => [
+  0x20, 5, 0x4d, // if bits <= t
+  0x04, 0x40,
+  0x20, 4, 0x20, c, 0x41, 2, 0x74, 0x6a, // out + c * 4
+  0x20, i, 0x41, 16, 0x74, 0x20, bits, 0x72, // i << 16 | bits
+  0x36, 2, 0, // i32.store
+  0x20, c, 0x41, 1, 0x6a, 0x21, c, // c += 1
+  0x0b, // end if
+  0x20, 1, 0x20, 3, 0x6a, 0x21, 1, // m += d
+  0x20, i, 0x41, 1, 0x6a, 0x21, i, // i += 1
+  0x0c, 0, // continue $rows
+  0x0b, 0x0b, // end $rows, $exit
+  0x20, c, 0x0b, // return c
+]
+
 // (func $near (param $q $m $n $d $out $t i32) (result i32) (local $k i32) (local $acc i64) (local $i $c $bits i32)):
 // each row's bits differing from q, 16 code bytes at a time as two i64 (xor, i64.popcnt: one x86 instruction;
 // i8x16.popcnt is emulated there and measured ~1.5x slower here), then only rows within $t written out.
@@ -92,18 +110,8 @@ const nearBody = [
   0x21, 7,
   0x20, 6, 0x41, 16, 0x6a, 0x22, 6, 0x20, 3, 0x49, 0x0d, 0, // k += 16; if k < d continue
   0x0b, // end $cols
-  0x20, 7, 0xa7, 0x22, 10, 0x20, 5, 0x4d, // bits = acc; if bits <= t
-  0x04, 0x40,
-  0x20, 4, 0x20, 9, 0x41, 2, 0x74, 0x6a, // out + c * 4
-  0x20, 8, 0x41, 16, 0x74, 0x20, 10, 0x72, // i << 16 | bits
-  0x36, 2, 0, // i32.store
-  0x20, 9, 0x41, 1, 0x6a, 0x21, 9, // c += 1
-  0x0b, // end if
-  0x20, 1, 0x20, 3, 0x6a, 0x21, 1, // m += d
-  0x20, 8, 0x41, 1, 0x6a, 0x21, 8, // i += 1
-  0x0c, 0, // continue $rows
-  0x0b, 0x0b, // end $rows, $exit
-  0x20, 9, 0x0b, // return c
+  0x20, 7, 0xa7, 0x22, 10, // bits = acc (left on the stack)
+  ...keepRowAndNext(8, 9, 10),
 ]
 
 // (func $dotsAt (param $q $m $list $n $d $out i32) (local $k i32) (local $row i32 x4) (local $acc v128 x4) (local $qv $mv v128)):
@@ -155,18 +163,8 @@ const near64Body = [
   0x20, 6, 0x20, 2, 0x4f, 0x0d, 1, // if i >= n break
   0x20, QWORD, 0x20, 1, 0x29, 3, 0, 0x85, 0x7b, // popcnt(q0 ^ m[0..8])
   ...Array.from({ length: 7 }, (_, j) => [0x20, QWORD + j + 1, 0x20, 1, 0x29, 3, 8 * (j + 1), 0x85, 0x7b, 0x7c]).flat(), // + popcnt(qj ^ m[8j..8j+8])
-  0xa7, 0x22, 8, 0x20, 5, 0x4d, // bits = the sum; if bits <= t
-  0x04, 0x40,
-  0x20, 4, 0x20, 7, 0x41, 2, 0x74, 0x6a, // out + c * 4
-  0x20, 6, 0x41, 16, 0x74, 0x20, 8, 0x72, // i << 16 | bits
-  0x36, 2, 0, // i32.store
-  0x20, 7, 0x41, 1, 0x6a, 0x21, 7, // c += 1
-  0x0b, // end if
-  0x20, 1, 0x20, 3, 0x6a, 0x21, 1, // m += d
-  0x20, 6, 0x41, 1, 0x6a, 0x21, 6, // i += 1
-  0x0c, 0, // continue $rows
-  0x0b, 0x0b, // end $rows, $exit
-  0x20, 7, 0x0b, // return c
+  0xa7, 0x22, 8, // bits = the sum (left on the stack)
+  ...keepRowAndNext(6, 7, 8),
 ]
 
 const moduleBytes = new Uint8Array([
