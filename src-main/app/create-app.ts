@@ -91,6 +91,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       mediaCache: () => (settings.fetchMedia() ? mediaCache : null),
       autoRunAfterImport: () => settings.autoRunAfterImport(),
       onJobsEnded: () => search.writesEnded(),
+      vectors: (model) => search.vectorsOf(model),
     })
     const library = createLibrary({
       db, clock, log, tempDir: spoolDir,

@@ -5,6 +5,13 @@ import { createOcr, imageStats, makeThumbnail, visualTags, type Entities, type O
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import { inTransaction, transaction, transactionIfFree, type Db, type PipelineCategory, type PipelinePost } from '../store/index.ts'
+import type { Loan } from '../vectors/index.ts'
+
+/**
+ * Search's vectors of a model, once it has read every one stored (null: it holds none of that model):
+ * stage 4 borrows their rows rather than holding a second copy.
+ */
+export type VectorLender = (model: string) => Promise<{ lend(ids: ArrayLike<number>): Loan } | null>
 
 export interface ImageTools {
   thumbnail(image: Buffer): Promise<Buffer>
@@ -52,6 +59,8 @@ export interface RunContext {
   entities: ReadingStore
   /** Categories a remote provider suggested in semantic_tagging, used by categorization. */
   remoteCategories: Map<number, Array<{ slug: string; confidence: number }>>
+  /** Absent where the pipeline runs without search (tests): stage 4 then reads the vectors itself. */
+  vectors?: VectorLender
   /** Keeps an error for the next batch write (`commit`), which writes it in the same transaction. */
   recordError(bookmarkId: number | null, stage: PipelineStage, message: string, fellBack?: boolean): void
   addUsage(u: Usage): void

@@ -4,7 +4,7 @@ import type { AiProvider } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
 import type { MediaCache } from '../media/index.ts'
 import { jobById, jobErrors, latestJob, type Db, type JobRecord } from '../store/index.ts'
-import { createImageTools, type ImageTools } from './context.ts'
+import { createImageTools, type ImageTools, type VectorLender } from './context.ts'
 import { createEventHub, watchHub } from './events.ts'
 import { createJobLifecycle, type JobLifecycle } from './job-lifecycle.ts'
 
@@ -27,6 +27,8 @@ export interface PipelineDeps {
   batchScale?: number
   /** A job ended and none follows it (search merges its word index then). */
   onJobsEnded?: () => void
+  /** Search's vectors, lent to stage 4 (absent: it reads its own). */
+  vectors?: VectorLender
 }
 
 export interface Pipeline {

@@ -10,12 +10,13 @@ import {
   jobById, jobItemsBelow, markJobItems, seedCategoriesIfEmpty, setJobStatus, transaction, updateJobProgress, type Db, type JobErrorWrite,
   type JobRecord, type PipelineCategory,
 } from '../store/index.ts'
-import { createReadingStore, isBusy, retryBusy, waitForWriters, writeWhenFree, type ImageTools, type RunContext, type Stage } from './context.ts'
+import { createReadingStore, isBusy, retryBusy, waitForWriters, writeWhenFree, type ImageTools, type RunContext, type Stage, type VectorLender } from './context.ts'
 import { overallProgress, type EventHub } from './events.ts'
 import { categorization } from './stages/categorization.ts'
 import { entityExtraction } from './stages/entity-extraction.ts'
 import { semanticTagging } from './stages/semantic-tagging.ts'
 import { visionAnalysis } from './stages/vision-analysis.ts'
+import type { Loan } from '../vectors/index.ts'
 
 export const STAGES: Stage[] = [entityExtraction, visionAnalysis, semanticTagging, categorization]
 
@@ -31,6 +32,7 @@ export interface RunDeps {
   categories: PipelineCategory[]
   /** Multiplies stage batch sizes (tests use small batches to see several progress events). */
   batchScale?: number
+  vectors?: VectorLender
 }
 
 export type RunOutcome = 'completed' | 'cancelled' | 'interrupted'
@@ -63,6 +65,7 @@ export async function runJob(job: JobRecord, signal: AbortSignal, deps: RunDeps)
     categories: deps.categories,
     entities: createReadingStore(),
     remoteCategories: new Map(),
+    vectors: deps.vectors,
     recordError: (bookmarkId, stage, message, fellBack = false) => void pending.push({ bookmarkId, stage, message, fellBack, now: deps.now() }),
     addUsage: (u) => addJobUsage(db, job.id, u),
     writable: () => waitForWriters(db, signal),
@@ -186,6 +189,7 @@ export interface LaunchDeps {
   images: ImageTools
   offThread?: boolean
   batchScale?: number
+  vectors?: VectorLender
 }
 
 export interface Launched { abort: AbortController; done: Promise<void> }
@@ -199,6 +203,12 @@ export function launchJob(job: JobRecord, deps: LaunchDeps, ended: () => void): 
   const abort = new AbortController()
   let provider: AiProvider | null = null
   let runner: LocalRunner | null = null
+  // Rows lent to the runners' threads: given back once those threads are closed, however the job ended.
+  const loans: Loan[] = []
+  const vectors: VectorLender | undefined = deps.vectors && (async (model) => {
+    const lender = await deps.vectors!(model)
+    return lender && { lend: (ids) => { const loan = lender.lend(ids); loans.push(loan); return loan } }
+  })
   const done = (async () => {
     try {
       try {
@@ -220,13 +230,14 @@ export function launchJob(job: JobRecord, deps: LaunchDeps, ended: () => void): 
       }
       runner = deps.offThread === false ? createInProcessRunner(runnerConfig) : createWorkerPool(runnerConfig)
       const outcome = await runJob(job, abort.signal, {
-        db, now: deps.clock, log, hub: deps.hub, provider, runner, mediaCache: deps.mediaCache(), images: deps.images, categories, batchScale: deps.batchScale,
+        db, now: deps.clock, log, hub: deps.hub, provider, runner, mediaCache: deps.mediaCache(), images: deps.images, categories, batchScale: deps.batchScale, vectors,
       })
       log.info(`pipeline job ${job.id} ${outcome}`)
     } catch (e) {
       await recordFailure(job.id, e, deps)
     } finally {
       await (runner as LocalRunner | null)?.close().catch(() => {})
+      for (const loan of loans) loan.giveBack()
       await (provider as AiProvider | null)?.close?.().catch(() => {})
       ended()
     }

@@ -35,14 +35,21 @@ export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: 
       .finally(() => { e.running = false })
   }
 
+  const entry = (embedder: Embedder) => {
+    let e = byModel.get(embedder.model)
+    if (!e) {
+      e = { index: createSemanticIndex({ db, embedder, ownsQueue: false }), running: false, failedAt: -Infinity }
+      byModel.set(embedder.model, e)
+    }
+    return e
+  }
+
   return {
+    /** This embedder's index, however much of the library it covers. */
+    indexOf: (embedder: Embedder): SemanticIndex => entry(embedder).index,
     /** The index to search with this embedder, or null while its vectors cover too little of the library. */
     ready(embedder: Embedder): SemanticIndex | null {
-      let e = byModel.get(embedder.model)
-      if (!e) {
-        e = { index: createSemanticIndex({ db, embedder, ownsQueue: false }), running: false, failedAt: -Infinity }
-        byModel.set(embedder.model, e)
-      }
+      const e = entry(embedder)
       e.index.preload()
       // While its vectors load, the local ones answer (semanticModel names them), as before the pipeline embedded the library.
       if (!e.index.loading && e.index.size >= COVERAGE * searchPostCount(db)) return e.index

@@ -10,6 +10,7 @@ import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts
 import { createQueryUnderstanding, quickExpr, type Understanding } from './query-understanding.ts'
 import { applyOrder, providerReranker, runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
+import type { FlatIndex } from '../vectors/index.ts'
 
 export interface SearchDeps {
   db: Db
@@ -57,6 +58,11 @@ export interface Search {
   kick(): void
   /** The writes are over (a pipeline job ended): the word index is merged once caught up, not after a minute of quiet. */
   writesEnded(): void
+  /**
+   * The sentence encoder's vector index once it has read every vector stored now (made and read here if
+   * no search has needed it yet); null for another model or without the encoder. Stage 4 borrows its rows.
+   */
+  vectorsOf(model: string): Promise<FlatIndex | null>
   /** The vector scan runs in WebAssembly SIMD (false: the plain JS fallback). */
   readonly simd: boolean
   close(): void
@@ -191,6 +197,7 @@ export function createSearch(deps: SearchDeps): Search {
     indexQueued: (budgetMs = Infinity) => indexes.indexQueued(budgetMs),
     kick: () => indexes.kick(),
     writesEnded: () => indexes.writesEnded(),
+    vectorsOf: async (model) => (encoder?.model === model ? side.indexOf(encoder).current() : null),
     get simd() {
       return semantic.simd
     },

@@ -33,6 +33,11 @@ export interface SemanticIndex {
   preload(): void
   /** True until every vector stored when the index was first used has been read. */
   readonly loading: boolean
+  /**
+   * Resolves once every vector stored at the call has been read (reading them now, a slice per turn of
+   * the event loop, if need be): the index then, or null when it holds none or the database closed.
+   */
+  current(): Promise<FlatIndex | null>
   readonly size: number
   readonly simd: boolean
 }
@@ -181,6 +186,14 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     },
     catchUp,
     preload: load,
+    async current() {
+      const to = searchEmbeddingVersion(db)
+      while (isOpen(db) && !(loaded && !reading && (!follows || readTo >= to))) {
+        load()
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      return isOpen(db) ? index : null
+    },
     async backfill({ batch = 64, signal } = {}) {
       // search_queue has one reader (the index search was created with); a side index only backfills.
       if (ownsQueue) catchUp(Infinity)

@@ -66,7 +66,7 @@ export {
   addJobItems, addJobUsage, countJobItems, countJobItemsAtLeast, failedBookmarkIds, insertJob, insertJobError, insertJobErrors, insertJobRow, jobById, jobErrors,
   type JobErrorWrite, jobItemsBelow, type JobRecord, latestJob, markJobItems, setJobStatus, unfinishedJobs, updateJobProgress,
 } from './queries/jobs.ts'
-export { countEmbeddings, decodeInto, eachEmbedding, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'
+export { countEmbeddings, decodeInto, eachEmbedding, embeddingIds, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingInputs, searchEmbeddingsChanged,
   searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion, searchExistingIds, type SearchFilter, searchFilteredIds,

@@ -1,15 +1,18 @@
 /**
  * Each post's nearest posts, for the whole library at once (related posts, near-duplicate candidates).
  * Small libraries are compared exhaustively, large ones through an inverted-file index: k-means (two
- * levels, so building stays linear) groups the vectors, which are stored cluster by cluster, and a
- * query scans the clusters nearest to it (contiguous memory) plus the posts that share an entity or
- * tag with it. The score is the same everywhere: cosine + 0.15 per shared entity, at most +0.3.
+ * levels, so building stays linear) groups the vectors, and a query scans the clusters nearest to it
+ * plus the posts that share an entity or tag with it. The score is the same everywhere: cosine + 0.15
+ * per shared entity, at most +0.3.
  *
  * The index is plain typed arrays over shared memory: one worker builds it and the others open the
- * same memory (openClusteredIndex), so a job holds one copy whatever the number of workers. Rows are
- * int8 in a VectorSpace and dot products run in its kernel (space.ts).
+ * same memory (openClusteredIndex), so a job holds one copy whatever the number of workers. The vectors
+ * are int8 rows of a VectorSpace, read through a list of row numbers (the kernel's dotsAt, space.ts):
+ * search's own rows when it lends them (flat-index.ts `lend`), so the server holds the vectors once,
+ * else a copy of the index's own, stored cluster by cluster.
  */
-import { createSpace, eachDot, openKernel, quantize, spaceExtra, spaceRows, type Kernel, type VectorSpace } from './space.ts'
+import type { LentRows } from './flat-index.ts'
+import { createSpace, eachDot, eachDotAt, openKernel, quantize, spaceRows, type Kernel, type VectorSpace } from './space.ts'
 
 const ENTITY_WEIGHT = 0.15
 const MAX_ENTITY_BONUS = 0.3
@@ -37,8 +40,10 @@ export interface ClusteredIndexInput {
   dim: number
   /** Unit vectors, ids[i] at [i*dim, (i+1)*dim)... */
   vectors?: Float32Array
-  /** ...or already written with writeRow into rowsFor(ids.length, dim), so the vectors are held once (int8). */
+  /** ...or already written with writeRow into rowsFor(ids.length, dim), taken over by the index (int8)... */
   rows?: ClusteredRows
+  /** ...or search's rows, lent: post ids[i] at row lent.rows[i] (read there, not copied). */
+  lent?: LentRows
   /** Lowercased entity/tag keys per post... */
   keys?: string[][]
   /** ...or the same already numbered: post i's keys are keyIds[keyOffsets[i] .. keyOffsets[i+1]). */
@@ -50,21 +55,26 @@ export interface ClusteredIndexInput {
 export interface SharedClusteredIndex {
   n: number
   dim: number
-  /** The vectors (row r), and the centroids in its extra rows. */
+  /** Where the vectors are: post j (in cluster order) at row at[j] of `space`, its cosine factor scales[j]. */
   space: VectorSpace
+  at: Int32Array
   scales: Float32Array
+  /** Whether `space` is search's (lent), not the index's own. */
+  lent: boolean
+  /** Centroid c at row c of its own small space. */
+  centroids: VectorSpace
   centroidScales: Float32Array
-  /** Post id of each row; rows are stored cluster by cluster. */
+  /** Post id of each j; posts are numbered cluster by cluster. */
   rowIds: Int32Array
   /** Post ids ascending, and the row of each (lookup by binary search). */
   sortedIds: Int32Array
   sortedRows: Int32Array
-  /** Rows of cluster c: [clusterOffsets[c], clusterOffsets[c+1]); centroid c is extra row c of the space. */
+  /** Posts of cluster c: [clusterOffsets[c], clusterOffsets[c+1]). */
   clusterOffsets: Int32Array
-  /** Keys of row r (ascending): keyIds[keyOffsets[r] .. keyOffsets[r+1]). */
+  /** Keys of post r (ascending): keyIds[keyOffsets[r] .. keyOffsets[r+1]). */
   keyOffsets: Int32Array
   keyIds: Int32Array
-  /** Rows holding key k, ascending (empty for keys held by more than MAX_POSTING posts). */
+  /** Posts holding key k, ascending (empty for keys held by more than MAX_POSTING posts). */
   postingOffsets: Int32Array
   postings: Int32Array
 }
@@ -87,23 +97,33 @@ function mulberry32(seed: number) {
 const sharedInt32 = (n: number) => new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
 const sharedFloat32 = (n: number) => new Float32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
 
-/** Centroid rows a space needs for `n` posts: the clusters, plus scratch rows for the coarse level. */
+/** Centroid rows for `n` posts: the clusters, plus scratch rows for the coarse level. */
 const centroidCapacity = (n: number) => (n >= EXHAUSTIVE_BELOW ? Math.round(n / CLUSTER_SIZE) + 2 * COARSE + 1 : 0)
 
 /** Where to write `n` vectors of `dim` for buildClusteredIndex({ rows }), with writeRow. */
 export const rowsFor = (n: number, dim: number, opts?: { simd?: boolean }): ClusteredRows =>
-  ({ space: createSpace(dim, n, { extraRows: centroidCapacity(n), ...opts }), scales: sharedFloat32(n) })
+  ({ space: createSpace(dim, n, opts), scales: sharedFloat32(n) })
 
 export function writeRow(rows: ClusteredRows, i: number, vector: ArrayLike<number>): void {
   rows.scales[i] = quantize(vector, spaceRows(rows.space), i * rows.space.rowBytes)
 }
 
-/** Index of the centroid nearest to the row at byte `q` among `count` from centroid `first` (largest cosine). */
-function nearest(k: Kernel, space: VectorSpace, cs: Float32Array, q: number, first: number, count: number): number {
+/** The vectors the build reads: input i at row rowAt[i] of `space` (int8 `vectors`), its cosine factor scales[rowAt[i]]. */
+interface Source { space: VectorSpace; vectors: Int8Array; rowAt: Int32Array; scales: Float32Array }
+
+/** The centroids' own space and this thread's kernel over it; a row is compared with them from the kernel's query slot. */
+interface Centroids { space: VectorSpace; rows: Int8Array; kernel: Kernel; scales: Float32Array }
+
+const openCentroids = (space: VectorSpace, scales: Float32Array): Centroids => ({ space, rows: spaceRows(space), kernel: openKernel(space), scales })
+
+/** Index of the centroid nearest to the int8 row at `from` of `vectors` among `count` from centroid `first` (largest cosine). */
+function nearest(c: Centroids, vectors: Int8Array, from: number, first: number, count: number): number {
+  const { kernel, space } = c
+  kernel.query.set(vectors.subarray(from, from + space.rowBytes))
   let best = 0
   let bestDot = -Infinity
-  eachDot(k, q, space.extraAt + first * space.rowBytes, count, space.rowBytes, (i, d) => {
-    const s = d * cs[first + i]
+  eachDot(kernel, kernel.queryAt, space.rowsAt + first * space.rowBytes, count, space.rowBytes, (i, d) => {
+    const s = d * c.scales[first + i]
     if (s > bestDot) {
       bestDot = s
       best = i
@@ -113,22 +133,21 @@ function nearest(k: Kernel, space: VectorSpace, cs: Float32Array, q: number, fir
 }
 
 /**
- * Spherical k-means over the given rows (a strided sample trains it): `k` unit centroids written
- * into `cent` from row `first`. Deterministic for the same input.
+ * Spherical k-means over the given inputs (a strided sample trains it): `k` unit centroids written
+ * from centroid row `first`. Deterministic for the same input.
  */
-function kmeans(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, rows: Int32Array, k: number, first: number, rand: () => number, iterations: number): void {
-  const { space, scales } = rs
-  const { rowBytes, dim } = space
-  const vectors = spaceRows(space)
-  const cent = spaceExtra(space)
-  const m = rows.length
+function kmeans(src: Source, cents: Centroids, inputs: Int32Array, k: number, first: number, rand: () => number, iterations: number): void {
+  const { vectors, rowAt, scales } = src
+  const { rowBytes, dim } = src.space
+  const cs = cents.scales
+  const m = inputs.length
   const sampleSize = Math.min(m, Math.max(k * 40, 2048))
   const step = m / sampleSize
   const sample = new Int32Array(sampleSize)
-  for (let i = 0; i < sampleSize; i++) sample[i] = rows[Math.floor(i * step)]
+  for (let i = 0; i < sampleSize; i++) sample[i] = rowAt[inputs[Math.floor(i * step)]]
   const seed = (c: number) => {
     const r = sample[Math.floor(rand() * sampleSize)]
-    cent.set(vectors.subarray(r * rowBytes, (r + 1) * rowBytes), (first + c) * rowBytes)
+    cents.rows.set(vectors.subarray(r * rowBytes, (r + 1) * rowBytes), (first + c) * rowBytes)
     cs[first + c] = scales[r]
   }
   for (let c = 0; c < k; c++) seed(c)
@@ -139,7 +158,7 @@ function kmeans(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, rows: Int32
     counts.fill(0)
     for (let i = 0; i < sampleSize; i++) {
       const r = sample[i]
-      const c = nearest(kernel, space, cs, space.rowsAt + r * rowBytes, first, k)
+      const c = nearest(cents, vectors, r * rowBytes, first, k)
       counts[c]++
       const o = c * dim
       const v = r * rowBytes
@@ -152,28 +171,28 @@ function kmeans(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, rows: Int32
         seed(c)
         continue
       }
-      cs[first + c] = quantize(sums.subarray(c * dim, (c + 1) * dim), cent, (first + c) * rowBytes)
+      cs[first + c] = quantize(sums.subarray(c * dim, (c + 1) * dim), cents.rows, (first + c) * rowBytes)
     }
   }
 }
 
 /**
- * Cluster of every row: two-level k-means (COARSE cells, then each cell split in proportion to its
+ * Cluster of every input: two-level k-means (COARSE cells, then each cell split in proportion to its
  * size), so building costs n x (COARSE + a cell's share) dot products instead of n x clusters.
- * The clusters' centroids end in the space's centroid rows [0, count).
+ * The clusters' centroids end in centroid rows [0, count).
  */
-function cluster(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, n: number): { clusterOf: Int32Array; count: number } {
-  const { space } = rs
-  const { rowBytes } = space
+function cluster(src: Source, cents: Centroids, n: number): { clusterOf: Int32Array; count: number } {
+  const { rowBytes } = src.space
+  const { vectors, rowAt } = src
   const total = Math.max(1, Math.round(n / CLUSTER_SIZE))
   const rand = mulberry32(42)
   const coarseK = Math.min(COARSE, total)
-  // The coarse centroids go at the end of the extra rows (scratch), the clusters' at the start.
-  const coarseFirst = space.extraRows - coarseK
-  kmeans(rs, cs, kernel, Int32Array.from({ length: n }, (_, i) => i), coarseK, coarseFirst, rand, 8)
+  // The coarse centroids go at the end of the centroid rows (scratch), the clusters' at the start.
+  const coarseFirst = cents.space.capacity - coarseK
+  kmeans(src, cents, Int32Array.from({ length: n }, (_, i) => i), coarseK, coarseFirst, rand, 8)
   const cellOf = new Int32Array(n)
   const cellSize = new Int32Array(coarseK)
-  for (let i = 0; i < n; i++) cellSize[(cellOf[i] = nearest(kernel, space, cs, space.rowsAt + i * rowBytes, coarseFirst, coarseK))]++
+  for (let i = 0; i < n; i++) cellSize[(cellOf[i] = nearest(cents, vectors, rowAt[i] * rowBytes, coarseFirst, coarseK))]++
   const members = Array.from({ length: coarseK }, (_, c) => new Int32Array(cellSize[c]))
   const fill = new Int32Array(coarseK)
   for (let i = 0; i < n; i++) members[cellOf[i]][fill[cellOf[i]]++] = i
@@ -182,11 +201,11 @@ function cluster(rs: ClusteredRows, cs: Float32Array, kernel: Kernel, n: number)
   let first = 0
   for (let c = 0; c < coarseK; c++) {
     if (fineK[c] === 0) continue
-    kmeans(rs, cs, kernel, members[c], fineK[c], first, rand, 6)
-    for (const i of members[c]) clusterOf[i] = first + nearest(kernel, space, cs, space.rowsAt + i * rowBytes, first, fineK[c])
+    kmeans(src, cents, members[c], fineK[c], first, rand, 6)
+    for (const i of members[c]) clusterOf[i] = first + nearest(cents, vectors, rowAt[i] * rowBytes, first, fineK[c])
     first += fineK[c]
   }
-  spaceExtra(space).fill(0, first * rowBytes)
+  cents.rows.fill(0, first * rowBytes)
   return { clusterOf, count: first }
 }
 
@@ -217,18 +236,22 @@ function permuteRows({ space, scales }: ClusteredRows, order: Int32Array): void 
 }
 
 export function buildClusteredIndex(input: ClusteredIndexInput): ClusteredIndex {
-  const { dim } = input
+  const { dim, lent } = input
   const n = input.ids.length
-  // The vectors become the index's own shared memory: taken over when written there already, else copied in.
-  let rows = input.rows
-  if (!rows || rows.space.capacity < n || rows.space.extraRows < centroidCapacity(n)) {
+  if (lent && (lent.rows.length !== n || lent.rows.some((r) => r < 0))) throw new Error('related index: a lent row is missing')
+  // The vectors: search's, lent; else the index's own shared memory, taken over when written there already, else copied in.
+  let own = lent ? null : input.rows
+  if (!lent && (!own || own.space.capacity < n)) {
     const packed = input.vectors ?? new Float32Array(0)
-    rows = rowsFor(n, dim)
-    for (let i = 0; i < n; i++) writeRow(rows, i, packed.subarray(i * dim, (i + 1) * dim))
+    own = rowsFor(n, dim)
+    for (let i = 0; i < n; i++) writeRow(own, i, packed.subarray(i * dim, (i + 1) * dim))
   }
-  const { space } = rows
+  const space = lent?.space ?? own!.space
+  const src: Source = lent
+    ? { space, vectors: spaceRows(space), rowAt: lent.rows, scales: lent.scales }
+    : { space, vectors: spaceRows(space), rowAt: Int32Array.from({ length: n }, (_, i) => i), scales: own!.scales }
   const kernel = openKernel(space)
-  const centroidScales = sharedFloat32(space.extraRows)
+  const cents = openCentroids(createSpace(dim, centroidCapacity(n), { simd: space.memory !== null }), sharedFloat32(centroidCapacity(n)))
 
   // Keys: numbered, and sorted within each post (sharedKeys() merges two sorted lists).
   let inOffsets = input.keyOffsets
@@ -246,11 +269,11 @@ export function buildClusteredIndex(input: ClusteredIndexInput): ClusteredIndex 
     for (let i = 0; i < n; i++) if (lists[i]) inKeys.set(lists[i], inOffsets[i])
   }
 
-  // Rows in cluster order.
+  // Posts in cluster order.
   let clusterOffsets: Int32Array
   const order = new Int32Array(n)
   if (n >= EXHAUSTIVE_BELOW) {
-    const c = cluster(rows, centroidScales, kernel, n)
+    const c = cluster(src, cents, n)
     clusterOffsets = sharedInt32(c.count + 1)
     for (let i = 0; i < n; i++) clusterOffsets[c.clusterOf[i] + 1]++
     for (let k = 0; k < c.count; k++) clusterOffsets[k + 1] += clusterOffsets[k]
@@ -261,7 +284,17 @@ export function buildClusteredIndex(input: ClusteredIndexInput): ClusteredIndex 
     clusterOffsets[1] = n
     for (let i = 0; i < n; i++) order[i] = i
   }
-  permuteRows(rows, order)
+  // Post j's row: its own copy is reordered so each cluster is one run of memory; lent rows stay where they are.
+  const at = sharedInt32(n)
+  let scales: Float32Array
+  if (own) {
+    permuteRows(own, order)
+    for (let j = 0; j < n; j++) at[j] = j
+    scales = own.scales
+  } else {
+    scales = sharedFloat32(n)
+    for (let j = 0; j < n; j++) scales[j] = src.scales[(at[j] = src.rowAt[order[j]])]
+  }
 
   const rowIds = sharedInt32(n)
   for (let r = 0; r < n; r++) rowIds[r] = input.ids[order[r]]
@@ -302,17 +335,28 @@ export function buildClusteredIndex(input: ClusteredIndexInput): ClusteredIndex 
     }
   }
 
-  const { scales } = rows
-  return openClusteredIndex({ n, dim, space, scales, centroidScales, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings }, kernel)
+  return openClusteredIndex({
+    n, dim, space, at, scales, lent: !own, centroids: cents.space, centroidScales: cents.scales, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings,
+  }, kernel, cents)
+}
+
+/** Bytes the index holds itself: its arrays, its centroids and, unless search lent them, the vectors. */
+export function clusteredIndexBytes(s: SharedClusteredIndex): number {
+  const arrays = [s.at, s.scales, s.centroidScales, s.rowIds, s.sortedIds, s.sortedRows, s.clusterOffsets, s.keyOffsets, s.keyIds, s.postingOffsets, s.postings]
+  return arrays.reduce((b, a) => b + a.buffer.byteLength, 0) + s.centroids.buffer.byteLength + (s.lent ? 0 : s.space.buffer.byteLength)
 }
 
 /** Queries over an index built elsewhere (another worker's shared memory). */
-export function openClusteredIndex(shared: SharedClusteredIndex, kernel: Kernel = openKernel(shared.space)): ClusteredIndex {
-  const { n, space, scales, centroidScales, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings } = shared
+export function openClusteredIndex(shared: SharedClusteredIndex, kernel: Kernel = openKernel(shared.space),
+  cents: Centroids = openCentroids(shared.centroids, shared.centroidScales)): ClusteredIndex {
+  const { n, space, at, scales, rowIds, sortedIds, sortedRows, clusterOffsets, keyOffsets, keyIds, postingOffsets, postings } = shared
   const { rowBytes } = space
-  /** Cosine of rows a and b (int8 dot, scaled back). */
+  const vectors = spaceRows(space)
+  const ck = cents.kernel
+  const addressOf = (j: number) => space.rowsAt + at[j] * rowBytes
+  /** Cosine of posts a and b (int8 dot, scaled back). */
   const cosine = (a: number, b: number): number => {
-    kernel.dots(space.rowsAt + a * rowBytes, space.rowsAt + b * rowBytes, 1, rowBytes, kernel.outAt)
+    kernel.dots(addressOf(a), addressOf(b), 1, rowBytes, kernel.outAt)
     return kernel.out[0] * scales[a] * scales[b]
   }
   const clusters = clusterOffsets.length - 1
@@ -364,7 +408,7 @@ export function openClusteredIndex(shared: SharedClusteredIndex, kernel: Kernel 
         seen.fill(0)
         stamp = 1
       }
-      const q = space.rowsAt + r * rowBytes
+      const q = addressOf(r)
       const qs = scales[r]
       const hasKeys = keyOffsets[r + 1] > keyOffsets[r] && keyIds[keyOffsets[r]] >= 0
       const bonus = (j: number) => (hasKeys ? Math.min(MAX_ENTITY_BONUS, sharedKeys(r, j) * ENTITY_WEIGHT) : 0)
@@ -388,11 +432,13 @@ export function openClusteredIndex(shared: SharedClusteredIndex, kernel: Kernel 
       seen[r] = stamp
 
       // Nearest clusters first, whole, until enough rows were scanned.
-      if (clusters > 1) eachDot(kernel, q, space.extraAt, clusters, rowBytes, (c, d) => {
-        sims[c] = d * centroidScales[c]
-        taken[c] = 0
-      })
-      else taken[0] = 0
+      if (clusters > 1) {
+        ck.query.set(vectors.subarray(at[r] * rowBytes, (at[r] + 1) * rowBytes))
+        eachDot(ck, ck.queryAt, cents.space.rowsAt, clusters, rowBytes, (c, d) => {
+          sims[c] = d * cents.scales[c]
+          taken[c] = 0
+        })
+      } else taken[0] = 0
       let scanned = 0
       for (let probe = 0; probe < MAX_PROBES && scanned < SCAN_ROWS && probe < clusters; probe++) {
         let c = -1
@@ -400,8 +446,7 @@ export function openClusteredIndex(shared: SharedClusteredIndex, kernel: Kernel 
         taken[c] = 1
         const start = clusterOffsets[c]
         const count = clusterOffsets[c + 1] - start
-        eachDot(kernel, q, space.rowsAt + start * rowBytes, count, rowBytes, (i, dot) => {
-          const j = start + i
+        eachDotAt(kernel, q, space.rowsAt, at, start, count, rowBytes, (j, _, dot) => {
           if (seen[j] === stamp) return
           seen[j] = stamp
           const d = dot * qs * scales[j]

@@ -1,4 +1,4 @@
-import { createSpace, eachChunk, openKernel, quantize, spaceCodes, spaceRows, CHUNK, DOTS_AT_GROUP, type Kernel, type VectorSpace } from './space.ts'
+import { createSpace, eachChunk, eachDotAt, openKernel, quantize, spaceCodes, spaceRows, CHUNK, type Kernel, type VectorSpace } from './space.ts'
 import { bestK } from './top-k.ts'
 
 /**
@@ -17,10 +17,28 @@ export interface FlatIndex {
   remove(id: number): void
   /** Up to `k` nearest posts by cosine, best first; `allowed` restricts the candidates. */
   search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
+  /**
+   * Lends the rows of `ids` to a reader in another thread (the related-post index), so the vectors are
+   * held once. The rows held now stay as they are until every loan is given back: new posts go after
+   * them, and changing or removing one of them first moves this index to a copy of its own (the reader
+   * keeps the old memory, as it had its own copy before). Growing moves it too.
+   */
+  lend(ids: ArrayLike<number>): Loan
 }
 
-/** Rows per call of the kernel's dotsAt (whole groups, with room for the last group's padding). */
-const LIST = CHUNK - DOTS_AT_GROUP
+/** Rows lent to a reader: `rows[i]` is the row of the i-th id asked for (-1 where this index holds none). */
+export interface LentRows {
+  space: VectorSpace
+  /** Each row's cosine factor (quantize), over shared memory like the rows. */
+  scales: Float32Array
+  rows: Int32Array
+}
+
+export interface Loan {
+  lent: LentRows
+  /** The reader is done with the rows (again: nothing). */
+  giveBack(): void
+}
 
 /** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
 const FEW = 16
@@ -49,7 +67,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   let codes = spaceCodes(space)
   const { rowBytes, codeBytes } = space
   let ids = new Int32Array(space.capacity)
-  let scales = new Float32Array(space.capacity)
+  let scales = sharedFloats(space.capacity)
   /** The code pass's rows and their distances, reused by every search (a search runs to its end before the next). */
   let keptRows = new Int32Array(space.capacity)
   let keptDists = new Uint16Array(space.capacity)
@@ -60,8 +78,14 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   const reach = new Map<number, number>()
   const slack = reachSlack(dim)
 
-  const grow = () => {
-    const next = createSpace(dim, space.capacity * 2, { codes: true, simd })
+  /** Loans out and the rows they hold ([0, lentRows)); `loanRound` tells a loan given back after a move from one still out. */
+  let loans = 0
+  let lentRows = 0
+  let loanRound = 0
+
+  /** Into a new space of `capacity` rows: the old one is left to the readers holding it, unchanged. */
+  const moveTo = (capacity: number) => {
+    const next = createSpace(dim, capacity, { codes: true, simd })
     spaceRows(next).set(rows.subarray(0, size * rowBytes))
     spaceCodes(next).set(codes.subarray(0, size * codeBytes))
     space = next
@@ -69,9 +93,17 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     rows = spaceRows(space)
     codes = spaceCodes(space)
     ids = grown(ids, new Int32Array(space.capacity))
-    scales = grown(scales, new Float32Array(space.capacity))
+    scales = grown(scales, sharedFloats(space.capacity))
     keptRows = new Int32Array(space.capacity)
     keptDists = new Uint16Array(space.capacity)
+    loans = 0
+    lentRows = 0
+    loanRound++
+  }
+  const grow = () => moveTo(space.capacity * 2)
+  /** Before row p is changed or moved: a copy of our own if it is lent. */
+  const own = (p: number) => {
+    if (loans > 0 && p < lentRows) moveTo(space.capacity)
   }
 
   /** Row p's code: bit d set where its dimension d (as a share of the unit vector) lies above the centre. */
@@ -107,6 +139,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
         ids[p] = id
         rows.fill(0, p * rowBytes, (p + 1) * rowBytes)
       } else {
+        own(p)
         centre.add(rows, p * rowBytes, -scales[p])
       }
       scales[p] = quantize(vector, rows, p * rowBytes)
@@ -117,6 +150,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     remove(id) {
       const p = pos.get(id)
       if (p === undefined) return
+      own(p)
       centre.add(rows, p * rowBytes, -scales[p])
       const last = size - 1
       if (p !== last) {
@@ -138,6 +172,19 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
       if (allowed && allowed.size * FEW < size) return nearestAmong(qs, k, allowed)
       return size >= codesFrom && rescored(k) < size ? nearestByCode(qs, k, allowed) : nearest(qs, k, allowed)
     },
+    lend(lentIds) {
+      lentRows = loans === 0 ? size : Math.max(lentRows, size)
+      loans++
+      const round = loanRound
+      let out = true
+      return {
+        lent: { space, scales, rows: Int32Array.from(lentIds, (id) => pos.get(id) ?? -1) },
+        giveBack() {
+          if (out && round === loanRound) loans--
+          out = false
+        },
+      }
+    },
   }
 
   function hitOf(row: number, score: number): Hit {
@@ -147,15 +194,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   /** The exact scores of the first `count` rows of `at` (in row order), best k: the kernel scores a list of rows at a time. */
   function scoreRows(qs: number, k: number, at: Int32Array, count: number): Hit[] {
     const best = bestK(k)
-    const { list, out } = kernel
-    for (let from = 0; from < count; from += LIST) {
-      const n = Math.min(LIST, count - from)
-      for (let j = 0; j < n; j++) list[j] = at[from + j]
-      const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
-      list.fill(list[n - 1], n, padded)
-      kernel.dotsAt(kernel.queryAt, space.rowsAt, kernel.listAt, padded, rowBytes, kernel.outAt)
-      for (let j = 0; j < n; j++) best.push(Math.fround(out[j] * scales[list[j]] * qs), list[j])
-    }
+    eachDotAt(kernel, kernel.queryAt, space.rowsAt, at, 0, count, rowBytes, (_, row, dot) => best.push(Math.fround(dot * scales[row] * qs), row))
     return best.drain(hitOf)
   }
 
@@ -262,6 +301,8 @@ function within(hist: Int32Array, t: number, want: number): number {
   for (let d = 0; d < t; d++) if ((cum += hist[d]) >= want) return d
   return t
 }
+
+const sharedFloats = (n: number) => new Float32Array(new SharedArrayBuffer(n * 4))
 
 function grown<T extends Int32Array | Float32Array>(from: T, into: T): T {
   into.set(from)

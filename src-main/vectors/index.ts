@@ -7,8 +7,8 @@
  * SQLite (`embeddings`); see docs/understanding.md#where-the-vectors-live.
  */
 export { simdAvailable } from './space.ts'
-export { createFlatIndex, type FlatIndex } from './flat-index.ts'
+export { createFlatIndex, type FlatIndex, type LentRows, type Loan } from './flat-index.ts'
 export {
-  buildClusteredIndex, openClusteredIndex, rowsFor, writeRow,
+  buildClusteredIndex, clusteredIndexBytes, openClusteredIndex, rowsFor, writeRow,
   type ClusteredIndex, type ClusteredIndexInput, type ClusteredRows, type SharedClusteredIndex,
 } from './clustered-index.ts'

@@ -298,8 +298,14 @@ export interface Kernel {
   queryCodeAt: number
 }
 
+/**
+ * The first kernel opened over a space (its owner's) keeps slot 0; the others (readers in other threads,
+ * e.g. the related-post index over search's rows) take slots 1..SLOTS-1 in turn, so a reader never
+ * shares the owner's slot however many have opened before it.
+ */
 export function openKernel(s: VectorSpace): Kernel {
-  const slot = Atomics.add(new Int32Array(s.buffer, 0, 1), 0, 1) % SLOTS
+  const opened = Atomics.add(new Int32Array(s.buffer, 0, 1), 0, 1)
+  const slot = opened === 0 ? 0 : 1 + ((opened - 1) % (SLOTS - 1))
   const outAt = SLOTS_AT + slot * slotBytes(s.rowBytes, s.codeBytes)
   const queryAt = outAt + CHUNK * 4
   const queryCodeAt = queryAt + s.rowBytes
@@ -366,4 +372,24 @@ export function eachDot(k: Kernel, q: number, m: number, count: number, rowBytes
   eachChunk(k, q, m, count, rowBytes, (from, len, out) => {
     for (let i = 0; i < len; i++) visit(from + i, out[i])
   })
+}
+
+/** Rows per call of dotsAt (whole groups, with room for the last group's padding). */
+const LIST = CHUNK - DOTS_AT_GROUP
+
+/**
+ * `visit(i, row, dot)` for i in [from, from + count), in that order: the dot of the row at byte `q` with row
+ * `row = at[i]` of the rows from byte `m`, through the kernel's dotsAt, a list of rows at a time.
+ */
+export function eachDotAt(k: Kernel, q: number, m: number, at: Int32Array, from: number, count: number, rowBytes: number,
+  visit: (i: number, row: number, dot: number) => void): void {
+  const { list, out } = k
+  for (let s = from, end = from + count; s < end; s += LIST) {
+    const n = Math.min(LIST, end - s)
+    for (let j = 0; j < n; j++) list[j] = at[s + j]
+    const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
+    list.fill(list[n - 1], n, padded)
+    k.dotsAt(q, m, k.listAt, padded, rowBytes, k.outAt)
+    for (let j = 0; j < n; j++) visit(s + j, list[j], out[j])
+  }
 }

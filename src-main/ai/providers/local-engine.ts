@@ -115,6 +115,8 @@ export function createEngine(config: EngineConfig): EngineState & {
   relatedBuild(input: ClusteredIndexInput): SharedClusteredIndex
   relatedOpen(shared: SharedClusteredIndex): number
   related(ids: number[], k?: number): number[][]
+  /** Lets the related-post index go (its memory, or the rows search lent it). */
+  relatedClose(): void
 } {
   let related: ClusteredIndex | null = null
   const state: EngineState = { vocab: createTagVocabulary(config.existingTags), categorizer: null }
@@ -186,6 +188,9 @@ export function createEngine(config: EngineConfig): EngineState & {
       return shared.n
     },
     related: (ids, k = 5) => ids.map((id) => related?.query(id, k).map((m) => m.id) ?? []),
+    relatedClose: () => {
+      related = null
+    },
     normalizeTags: (lists) => lists.map((l) => [...new Set(l.map((t) => state.vocab.normalize(t)).filter(Boolean))]),
   }
 }

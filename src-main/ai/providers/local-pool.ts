@@ -41,6 +41,9 @@ export function createWorkerPool(config: EngineConfig, size = Math.min(2, availa
     },
     relatedOpen: async (shared) => (await Promise.all(workers.map((w) => w.relatedOpen(shared))))[0],
     related: (ids, k) => split(ids, (w, part) => w.related(part, k)),
+    relatedClose: async () => {
+      await Promise.all(workers.map((w) => w.relatedClose()))
+    },
     release: async () => {
       await Promise.all(workers.map((w) => w.release()))
     },

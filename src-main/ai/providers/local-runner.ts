@@ -3,7 +3,7 @@ import { sharedEncoderHost, type EncoderHost } from './encoder-host.ts'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
 import { WORKER_LIMITS } from './worker-limits.ts'
 
-type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related'>
+type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related' | 'relatedClose'>
 export type Op = keyof Ops
 /**
  * What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority).
@@ -37,6 +37,7 @@ export function createInProcessRunner(config: EngineConfig): LocalRunner {
     relatedBuild: async (i) => e().relatedBuild(i),
     relatedOpen: async (s) => e().relatedOpen(s),
     related: async (ids, k) => e().related(ids, k),
+    relatedClose: async () => engine?.relatedClose(),
     release: async () => {
       engine = null
     },
@@ -141,6 +142,8 @@ function createChannelRunner(open: Open): LocalRunner {
     relatedBuild: (...a) => call('relatedBuild', a),
     relatedOpen: (...a) => call('relatedOpen', a),
     related: (...a) => call('related', a),
+    // No thread to start just to close what it does not hold.
+    relatedClose: async () => (channel ? call('relatedClose', []) : undefined),
     release: async () => {
       const c = channel
       if (!c) return

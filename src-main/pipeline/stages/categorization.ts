@@ -4,11 +4,11 @@ import type { EngineConfig } from '../../ai/index.ts'
 import { encodeCategories, type CategoryExample, type Entities } from '../../ai/local/index.ts'
 import { nearIdenticalPairs } from '../../duplicates/index.ts'
 import {
-  categoryLocks, countEmbeddings, eachEmbedding, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
+  categoryLocks, countEmbeddings, eachEmbedding, embeddingIds, embeddingsFor, knowledgeForBookmarks, loadPipelinePosts, relatedKeysPage,
   replaceMeaningPairs, replacePipelineCategories, setRelatedIds, tagsForBookmarks, threadParts, threadPlacesOf, userCategoryExamples, type Db,
   type KnowledgeRecord, type PipelinePost,
 } from '../../store/index.ts'
-import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows } from '../../vectors/index.ts'
+import { rowsFor, writeRow, type ClusteredIndexInput, type ClusteredRows, type Loan } from '../../vectors/index.ts'
 import { toEnginePost, type RunContext, type Stage } from '../context.ts'
 
 const MAX_CATEGORIES = 3
@@ -36,7 +36,9 @@ export const categorization: Stage<Analysis> = {
   batchSize: 250,
   async prepare(ctx) {
     await ctx.runner.configure(await categoryConfig(ctx))
-    await ctx.runner.relatedBuild(await loadRelatedInput(ctx))
+    const { input, loan } = await loadRelatedInput(ctx)
+    if (loan) loans.set(ctx, loan)
+    await ctx.runner.relatedBuild(input)
   },
   // Nothing read here is written by this stage (a person's locks are read at the write), so the
   // runner starts it for the next batches while this one is written and the workers never wait.
@@ -67,6 +69,9 @@ export const categorization: Stage<Analysis> = {
   // remote answer must read the same whichever of its parts' batches comes first.
   async finish(ctx) {
     ctx.remoteCategories.clear()
+    await ctx.runner.relatedClose()
+    loans.get(ctx)?.giveBack()
+    loans.delete(ctx)
   },
 }
 
@@ -145,19 +150,53 @@ export function withinLocks(db: Db, ids: number[], suggested: Map<number, Sugges
 
 const PAGE = 2000
 
+/** The rows search lent stage 4 (given back at its end, or by the job's launcher when the job ends early). */
+const loans = new WeakMap<RunContext, Loan>()
+
 /**
  * Every post's vector and entity keys, read a page at a time so the server keeps answering meanwhile.
- * Keys are numbered here and everything goes out as typed arrays: the vectors in the index's shared
- * memory (it takes them over), the keys as one list of numbers instead of 100,000 lists of strings.
+ * Keys are numbered here and everything goes out as typed arrays: the keys as one list of numbers
+ * instead of 100,000 lists of strings, the vectors as search's rows, lent (borrowRows), or else read
+ * into the index's shared memory (it takes them over).
  */
-async function loadRelatedInput(ctx: RunContext): Promise<ClusteredIndexInput> {
-  const total = countEmbeddings(ctx.db, LOCAL_EMBEDDING_MODEL)
+export async function loadRelatedInput(ctx: Pick<RunContext, 'db' | 'vectors'>): Promise<{ input: ClusteredIndexInput; loan: Loan | null }> {
+  const borrowed = await borrowRows(ctx)
+  if (borrowed) {
+    const { ids, dim, loan } = borrowed
+    return { input: { ids, dim, lent: loan.lent, ...await readKeys(ctx.db, ids) }, loan }
+  }
+  const { ids, dim, rows } = await readVectors(ctx.db)
+  return { input: { ids, dim, rows, ...await readKeys(ctx.db, ids) }, loan: null }
+}
+
+/**
+ * Search's rows of every post with a sentence vector, so the server holds the vectors once. When its
+ * index has not read them all yet (a server just started, or no search since), this waits while it
+ * does, a slice per turn of the event loop: reading them here instead would cost the same reads, and
+ * search keeps them after. Null, and stage 4 then reads its own copy, only where the pipeline runs
+ * without search (tests, tools) or when search's index lacks one of the posts (a vector of another size).
+ */
+async function borrowRows(ctx: Pick<RunContext, 'db' | 'vectors'>): Promise<{ ids: Int32Array; dim: number; loan: Loan } | null> {
+  const index = await ctx.vectors?.(LOCAL_EMBEDDING_MODEL)
+  if (!index) return null
+  const ids = embeddingIds(ctx.db, LOCAL_EMBEDDING_MODEL)
+  const loan = index.lend(ids)
+  if (ids.length === 0 || loan.lent.rows.some((r) => r < 0)) {
+    loan.giveBack()
+    return null
+  }
+  return { ids, dim: loan.lent.space.dim, loan }
+}
+
+/** Every stored vector, read into a copy for the index (in id order). */
+async function readVectors(db: Db): Promise<{ ids: Int32Array; dim: number; rows: ClusteredRows | undefined }> {
+  const total = countEmbeddings(db, LOCAL_EMBEDDING_MODEL)
   const ids: number[] = []
   let dim = 0
   // Straight into the index's shared memory: the workers read this one copy.
   let rows: ClusteredRows | undefined
   for (let after = 0; ;) {
-    const last = eachEmbedding(ctx.db, LOCAL_EMBEDDING_MODEL, after, PAGE, (id, vector) => {
+    const last = eachEmbedding(db, LOCAL_EMBEDDING_MODEL, after, PAGE, (id, vector) => {
       if (!rows) {
         dim = vector.length
         rows = rowsFor(total, dim)
@@ -170,6 +209,11 @@ async function loadRelatedInput(ctx: RunContext): Promise<ClusteredIndexInput> {
     after = last
     await yieldToLoop()
   }
+  return { ids: Int32Array.from(ids), dim, rows }
+}
+
+/** The entity keys of post ids[i] (ascending ids), numbered. */
+async function readKeys(db: Db, ids: Int32Array): Promise<{ keyOffsets: Int32Array; keyIds: Int32Array }> {
   // Keys of post ids[i] at keyIds[keyOffsets[i] .. keyOffsets[i+1]); both lists are in id order.
   const numbered = new Map<string, number>()
   const keyOffsets = new Int32Array(ids.length + 1)
@@ -180,7 +224,7 @@ async function loadRelatedInput(ctx: RunContext): Promise<ClusteredIndexInput> {
     for (; i < ids.length && ids[i] < id; i++) keyOffsets[i + 1] = keyOffsets[i]
   }
   for (let after = 0; ;) {
-    const page = relatedKeysPage(ctx.db, after, PAGE)
+    const page = relatedKeysPage(db, after, PAGE)
     if (page.length === 0) break
     for (const r of page) {
       skipTo(r.id)
@@ -202,7 +246,7 @@ async function loadRelatedInput(ctx: RunContext): Promise<ClusteredIndexInput> {
     await yieldToLoop()
   }
   skipTo(Infinity)
-  return { ids: Int32Array.from(ids), dim, rows, keyOffsets, keyIds: keyIds.slice(0, keyOffsets[ids.length]) }
+  return { keyOffsets, keyIds: keyIds.slice(0, keyOffsets[ids.length]) }
 }
 
 const parse = (v: string | null): Partial<Entities> | null => {

@@ -54,6 +54,10 @@ export function eachEmbedding(db: Db, model: string, afterId: number, limit: num
   return last
 }
 
+/** The posts with a vector of this model, in id order (as eachEmbedding visits them). */
+export const embeddingIds = (db: Db, model: string): Int32Array =>
+  Int32Array.from(stmt(db, 'SELECT bookmark_id FROM embeddings WHERE +model = ? ORDER BY bookmark_id').pluck().all(model) as number[])
+
 export const countEmbeddings = (db: Db, model: string): number =>
   stmt(db, 'SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(model) as number
 
