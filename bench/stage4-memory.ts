@@ -5,7 +5,8 @@
  * at stage 4 when it starts and the stage writes every post's categories, as in the whole job. While
  * it runs the bench asks for the list and search in turn, as pipeline-server.ts does; then 60 settled
  * searches. Prints the server's peak RSS during the stage and after it (sampled every 250 ms) and VmHWM.
- *   flock /work/bench.lock node bench/stage4-memory.ts --data-dir DIR
+ * `--keep` leaves the copy (its path on stderr), e.g. to compare what the stage wrote with bench/related-same.ts.
+ *   flock /work/bench.lock node bench/stage4-memory.ts --data-dir DIR [--keep]
  */
 import { rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -14,7 +15,7 @@ import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import { BENCH_QUERIES, benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } })
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, keep: { type: 'boolean', default: false } } })
 if (!values['data-dir']) throw new Error('--data-dir DIR (kept by bench/pipeline-server.ts --keep)')
 const dataDir = await benchDataDir('stage4', undefined, join(values['data-dir'], 'sheaf.db'))
 const sqlite = new Database(join(dataDir, 'sheaf.db'))
@@ -72,7 +73,8 @@ const hwm = processMemoryMb(server.pid!, 'VmHWM')
 const rssEnd = processMemoryMb(server.pid!)
 server.kill('SIGTERM')
 await new Promise((r) => server.once('exit', r))
-rmSync(dataDir, { recursive: true, force: true })
+if (values.keep) process.stderr.write(`kept ${dataDir}\n`)
+else rmSync(dataDir, { recursive: true, force: true })
 process.stdout.write(JSON.stringify({
   bench: 'stage4-memory', posts, job: job!.status, stageSeconds: Math.round(seconds), postsPerSecond: Math.round(posts / seconds), serverCpuMsPerPost: Math.round((stageCpuMs / posts) * 100) / 100,
   peakRssMb: Object.fromEntries(peak), vmHwmMb: hwm, rssAtEndMb: rssEnd,
