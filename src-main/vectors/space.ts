@@ -28,9 +28,10 @@ export type NearFn = (q: number, m: number, rows: number, codeBytes: number, out
  * out[j] = the dot of the row at q with row list[j] of the rows from byte m, for j < n (n a multiple of
  * DOTS_AT_GROUP; list and out int32 at those byte offsets). Several rows at a time, so the memory reads of
  * all are under way together: rows picked across a 51 MB block miss the cache, and one row's reads alone
- * left the core waiting.
+ * left the core waiting. Eight rather than four: the related-post index reads ~2,500 rows a post this way
+ * from search's rows (bench/related-index.ts, docs/understanding.md "Stop 27").
  */
-export const DOTS_AT_GROUP = 4
+export const DOTS_AT_GROUP = 8
 export type DotsAtFn = (q: number, m: number, list: number, n: number, rowBytes: number, out: number) => void
 
 const leb = (n: number): number[] => {
