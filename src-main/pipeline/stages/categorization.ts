@@ -38,6 +38,7 @@ export const categorization: Stage<Analysis> = {
     await ctx.runner.configure(await categoryConfig(ctx))
     const { input, loan } = await loadRelatedInput(ctx)
     if (loan) loans.set(ctx, loan)
+    ctx.log.info(`related posts: ${input.ids.length} vectors, ${loan ? 'read from search\'s index' : 'copied for the stage'}`)
     await ctx.runner.relatedBuild(input)
   },
   // Nothing read here is written by this stage (a person's locks are read at the write), so the
