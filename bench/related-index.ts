@@ -44,7 +44,6 @@ timed(own.index)
 timed(lent.index)
 const a = timed(own.index)
 const b = timed(lent.index)
-t = performance.now()
 const differing = ids.filter((_, i) => JSON.stringify(a.answers[i]) !== JSON.stringify(b.answers[i])).length
 borrowed.loan?.giveBack()
 closeDatabase(db)
