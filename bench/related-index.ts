@@ -22,7 +22,7 @@ const db = openDatabase({ file: `${dataDir}/sheaf.db` })
 const load0 = loadavg()[0]
 
 const search = createSemanticIndex({ db, embedder: createEncoderEmbedder(), ownsQueue: false })
-let t = performance.now()
+const t = performance.now()
 const flat = await search.current()
 const searchLoadMs = performance.now() - t
 const borrowed = await loadRelatedInput({ db, vectors: async () => flat })
