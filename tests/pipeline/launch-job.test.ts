@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { PipelineEvent } from '../../src-shared/schemas/pipeline.ts'
 import { launchJob } from '../../src-main/pipeline/job-runner.ts'
-import { insertJob, jobById, jobErrors } from '../../src-main/store/index.ts'
+import { createEncoderEmbedder } from '../../src-main/search/embedder.ts'
+import { createSearch } from '../../src-main/search/index.ts'
+import { insertJob, jobById, jobErrors, knowledgeForBookmarks } from '../../src-main/store/index.ts'
+import type { VectorLender } from '../../src-main/pipeline/context.ts'
 import { pipelineUnit } from './unit-deps.ts'
 
 describe('launching a job', () => {
@@ -26,6 +29,35 @@ describe('launching a job', () => {
       lib.close()
     }
   })
+
+  it('borrows search’s rows of the sentence vectors for related posts, and gives them back when the job ends', async () => {
+    const { lib, ids, deps } = pipelineUnit(4)
+    const search = createSearch({ db: lib.db, encoder: createEncoderEmbedder() })
+    try {
+      const loans: Array<{ given: boolean }> = []
+      const vectors: VectorLender = async (model) => {
+        const index = await search.vectorsOf(model)
+        return index && {
+          lend: (lentIds) => {
+            const loan = index.lend(lentIds)
+            const seen = { given: false }
+            loans.push(seen)
+            return { lent: loan.lent, giveBack: () => { seen.given = true; loan.giveBack() } }
+          },
+        }
+      }
+      insertJob(lib.db, { id: 'job-v', force: false, bookmarkIds: null, provider: 'local', createdBy: 1, now: 1, items: ids })
+      await launchJob(jobById(lib.db, 'job-v')!, { ...deps, vectors }, () => {}).done
+      expect(jobById(lib.db, 'job-v')).toMatchObject({ status: 'completed', processed: 4 })
+      expect(loans).toEqual([{ given: true }])
+      // Related posts were found through the lent rows: every post has some (the four read alike).
+      expect(knowledgeForBookmarks(lib.db, ids).every((k) => JSON.parse(k.relatedIds ?? '[]').length > 0)).toBe(true)
+    } finally {
+      search.close()
+      await deps.images.close()
+      lib.close()
+    }
+  }, 60_000)
 
   it('leaves a job stopped for a shutdown resumable, and one stopped by a cancel cancelled', async () => {
     const { lib, ids, deps } = pipelineUnit(2)
