@@ -9,10 +9,10 @@
  *   what an arena once held after the thread is gone. The sentence model's thread and stage 4's worker
  *   each left one of 40-60 MB behind; with two arenas the threads share them.
  * - MALLOC_MMAP_THRESHOLD_: blocks of 4 MB and more get maps of their own, given back when freed. Left
- *   to itself glibc raises this threshold to the largest block freed so far (the model's 27 MB of
- *   weights, at start) and the arenas' trim threshold to twice that, so every block below 27 MB came
- *   from the arenas and 54 MB of free space at their top was never given back: at 100,000 posts the
- *   arenas held twice what was in use, growing through the encoder stage. A fixed threshold also
+ *   to itself glibc raises this threshold to the largest mapped block freed so far (28 MB at start,
+ *   the sentence model's size) and the arenas' trim threshold to twice that, so every block under
+ *   28 MB came from the arenas and up to 56 MB free at an arena's top was kept: at 100,000 posts the
+ *   arenas held twice what was in use, more as the encoder stage went on. A fixed threshold also
  *   keeps the trim threshold at its 128 KB default.
  */
 export const MALLOC_ENV: Readonly<Record<string, string>> = {
