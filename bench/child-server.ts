@@ -133,3 +133,35 @@ export const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b)
   return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 100) / 100
 }
+
+/**
+ * A process's resident memory by kind of map, in MB, from /proc/PID/smaps: `heap` (the main thread's
+ * malloc heap), `arenas` (the other malloc arenas' heaps: anonymous maps of at most 64 MB starting on a
+ * 64 MB boundary, which glibc grows in place, so a young one is smaller), `v8` (V8's 256 KB pages),
+ * `large` (other anonymous maps of 8 MB or more: typed arrays, Wasm memories), `small` (other anonymous
+ * maps), `files` (binaries and mapped files) and `other` (named maps such as the stacks). Null when unreadable.
+ */
+export function smapsGroupsMb(pid: number): Record<string, number> | null {
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8')
+  } catch {
+    return null
+  }
+  const kb: Record<string, number> = { heap: 0, arenas: 0, v8: 0, large: 0, small: 0, files: 0, other: 0 }
+  let group = 'other'
+  for (const line of text.split('\n')) {
+    const map = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (map) group = groupOf(BigInt(`0x${map[1]}`), BigInt(`0x${map[2]}`), map[3])
+    else if (line.startsWith('Rss:')) kb[group] += Number(line.split(/\s+/)[1])
+  }
+  return Object.fromEntries(Object.entries(kb).map(([k, v]) => [k, Math.round(v / 1024)]))
+}
+
+const ARENA_HEAP = 64n << 20n
+
+const groupOf = (start: bigint, end: bigint, name: string): string => {
+  const sizeKb = Number(end - start) / 1024
+  return name === '[heap]' ? 'heap' : name.startsWith('/') ? 'files' : name ? 'other'
+    : sizeKb === 256 ? 'v8' : start % ARENA_HEAP === 0n && end - start <= ARENA_HEAP ? 'arenas' : sizeKb >= 8192 ? 'large' : 'small'
+}

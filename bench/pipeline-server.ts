@@ -4,7 +4,8 @@
  * importer), then one job runs with no AI configured and media fetching off. While it runs the bench
  * asks for the list and for search by meaning in turn, over one kept-alive connection, and reads the
  * job's progress every 200 ms. When it is done and the search index has settled, it times search and
- * a post's detail (which carries its related posts). Prints one table, then the same as JSON.
+ * a post's detail (which carries its related posts). Prints one table, then the same as JSON, with the
+ * server's memory by kind of map at each stage's peak and end (smapsMbByStage, sampled every 5 s).
  *   node bench/pipeline-server.ts [--posts 100000] [--rounds 300] [--keep]
  * --keep leaves the analysed library's data folder in place (its path is printed) for bench/settled-server.ts.
  */
@@ -16,7 +17,7 @@ import { createLibrary } from '../src-main/library/index.ts'
 import { closeDatabase, openDatabase, searchIndexSegments } from '../src-main/store/index.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
 import { worthMerging } from '../src-main/search/index-catch-up.ts'
-import { BENCH_QUERIES, benchDataDir, busyThreads, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer, threadCpu } from './child-server.ts'
+import { BENCH_QUERIES, benchDataDir, busyThreads, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, smapsGroupsMb, spawnServer, threadCpu } from './child-server.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '300' }, keep: { type: 'boolean', default: false } } })
@@ -52,6 +53,17 @@ const rssSampler = setInterval(() => {
   const stage = (job as Job | null)?.stage ?? 'before the job'
   peakByStage.set(stage, Math.max(peakByStage.get(stage) ?? 0, rss))
 }, 250)
+// Every 5 s the server's memory by kind of map: per stage, the sample with the most RSS and the last one.
+type Groups = Record<string, number> & { rss: number }
+const groupsByStage = new Map<string, { atPeak: Groups; last: Groups }>()
+const smapsSampler = setInterval(() => {
+  const groups = smapsGroupsMb(server.pid!)
+  if (!groups) return
+  const g = { rss: processMemoryMb(server.pid!) ?? 0, ...groups } as Groups
+  const stage = (job as Job | null)?.stage ?? 'before the job'
+  const seen = groupsByStage.get(stage)
+  groupsByStage.set(stage, { atPeak: !seen || g.rss >= seen.atPeak.rss ? g : seen.atPeak, last: g })
+}, 5000)
 
 const jobStart = performance.now()
 const started = await send('/api/categorize', 'POST', {})
@@ -129,6 +141,7 @@ const settledCpu = busyThreads(server.pid!, settledThreads, rounds)
 const wordTreesAfter = searchIndexSegments(db)
 closeDatabase(db)
 clearInterval(rssSampler)
+clearInterval(smapsSampler)
 const peakHwm = processMemoryMb(server.pid!, 'VmHWM')
 server.kill('SIGTERM')
 await new Promise((r) => server.once('exit', r))
@@ -160,6 +173,7 @@ const result = {
     startedSecondsAfterTheJob: settledAfterSeconds, cpuMsPerRoundByThread: settledCpu, wordIndexTrees: { before: wordTreesBefore, after: wordTreesAfter },
   },
   serverRssMb: { peakSampledDuringJob: peakDuringJob, peakSampled: peakRss, vmHwm: peakHwm, peakSampledByStage: Object.fromEntries(peakByStage) },
+  smapsMbByStage: Object.fromEntries(groupsByStage),
   loadAverage1m: { start: startLoad, end: loadAtEnd },
 }
 const encoder = stages.find((s) => s.stage === 'semantic_tagging')!

@@ -13,7 +13,9 @@ if (Number(process.versions.node.split('.')[0]) !== 22) {
     process.exit(1)
   }
 }
-// Two malloc arenas for all threads: as src-main/app/server-env.ts (which says why).
-const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2' }
+// glibc's allocator settings, a user's own kept: src-main/app/server-env.ts's MALLOC_ENV (which says why).
+const MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: String(4 << 20) }
+const env = { ...process.env }
+for (const [k, v] of Object.entries(MALLOC_ENV)) env[k] = process.env[k] || v
 const r = spawnSync(node, [entry, ...process.argv.slice(2)], { stdio: 'inherit', env })
 process.exit(r.status === null ? 1 : r.status)

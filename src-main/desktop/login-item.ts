@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { MALLOC_ARENA_MAX } from '../app/server-env.ts'
+import { mallocEnvArgs } from '../app/server-env.ts'
 import type { ElectronApi } from './electron-api.ts'
 
 /** Flag the shell is started with at login: it starts in the tray instead of opening the window. */
@@ -21,8 +21,8 @@ export function autostartFile(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The session starts the entry with no environment of Sheaf's, and glibc reads its arena setting
- * before any JavaScript runs (app/server-env.ts), so the entry sets it through env(1).
+ * The session starts the entry with no environment of Sheaf's, and glibc reads its allocator settings
+ * before any JavaScript runs (app/server-env.ts), so the entry sets them through env(1).
  */
 export function autostartEntry(execPath: string): string {
   const quoted = /[\s"'\\]/.test(execPath) ? `"${execPath.replace(/(["\\`$])/g, '\\$1')}"` : execPath
@@ -31,7 +31,7 @@ export function autostartEntry(execPath: string): string {
     'Type=Application',
     'Name=Sheaf',
     'Comment=Your saved posts, organised and shared with your household',
-    `Exec=env MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX} ${quoted} ${HIDDEN_FLAG}`,
+    `Exec=env ${mallocEnvArgs()} ${quoted} ${HIDDEN_FLAG}`,
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     '',

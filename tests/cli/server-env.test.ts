@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MALLOC_ENV } from '../../src-main/app/server-env.ts'
 import { autostartEntry } from '../../src-main/desktop/login-item.ts'
 import { REPO_ROOT } from '../support/fixtures.ts'
 import { cliEnv } from './run-cli.ts'
@@ -34,12 +35,14 @@ const serverUnder = (pid: number): number | undefined => {
   return undefined
 }
 
-/** The user's shell environment without the allocator's setting, or with theirs. */
+/** The user's shell environment without the allocator's settings, or with their arena count. */
 const envWith = (given: string | undefined): NodeJS.ProcessEnv => {
   const env = cliEnv(given ? { MALLOC_ARENA_MAX: given } : {})
-  if (!given) delete env.MALLOC_ARENA_MAX
+  for (const k of Object.keys(MALLOC_ENV)) if (!(k === 'MALLOC_ARENA_MAX' && given)) delete env[k]
   return env
 }
+/** The allocator's settings in a process's environment. */
+const mallocOf = (pid: number): Record<string, string | undefined> => Object.fromEntries(Object.keys(MALLOC_ENV).map((k) => [k, environOf(pid).get(k)]))
 
 /** Runs `command` (its own process group) until it prints that it listens; returns the server's pid. */
 async function serve(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -66,11 +69,11 @@ const execArgs = (entry: string): string[] => {
   return [...line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]))
 }
 
-describe.runIf(process.platform === 'linux')('every way Sheaf starts on Linux gives it two malloc arenas', () => {
-  it('bin/sheaf.cjs serve, unless the user chose a number', async () => {
+describe.runIf(process.platform === 'linux')("every way Sheaf starts on Linux gives it glibc's allocator settings", () => {
+  it('bin/sheaf.cjs serve, unless the user chose a number of arenas', async () => {
     for (const [given, expected] of [[undefined, '2'], ['4', '4']] as const) {
       const server = await serve(process.execPath, [join(REPO_ROOT, 'bin/sheaf.cjs'), '--data-dir', tempDir(), 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], envWith(given))
-      expect(environOf(server).get('MALLOC_ARENA_MAX')).toBe(expected)
+      expect(mallocOf(server)).toEqual({ ...MALLOC_ENV, MALLOC_ARENA_MAX: expected })
       await stopGroup(started.pop()!)
     }
   }, 60_000)
@@ -79,7 +82,7 @@ describe.runIf(process.platform === 'linux')('every way Sheaf starts on Linux gi
     const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve
     const env = { ...envWith(undefined), SHEAF_DATA_DIR: tempDir(), PATH: `${join(REPO_ROOT, 'node_modules/.bin')}:${process.env.PATH}` }
     const server = await serve('sh', ['-c', `${script} --host 127.0.0.1 --port 0 --no-ui`], env)
-    expect(environOf(server).get('MALLOC_ARENA_MAX')).toBe('2')
+    expect(mallocOf(server)).toEqual(MALLOC_ENV)
     await stopGroup(started.pop()!)
   }, 60_000)
 
@@ -98,6 +101,6 @@ describe.runIf(process.platform === 'linux')('every way Sheaf starts on Linux gi
     const deadline = Date.now() + 10_000
     while (!readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').startsWith('sleep') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')[0]).toBe('sleep')
-    expect(environOf(child.pid!).get('MALLOC_ARENA_MAX')).toBe('2')
+    expect(mallocOf(child.pid!)).toEqual(MALLOC_ENV)
   }, 30_000)
 })

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { MALLOC_ARENA_MAX } from '../../src-main/app/server-env.ts'
+import { mallocEnvArgs } from '../../src-main/app/server-env.ts'
 
 /*
  * electron-builder cannot run here (it downloads the Electron runtime), so its configuration is checked
@@ -76,8 +76,8 @@ describe('electron-builder.yml', () => {
     expect(pkg.main).toBe('out/main/main.js')
   })
 
-  it("starts the deb's app from the menu with two malloc arenas", () => {
-    expect(config.deb.desktop.entry.Exec).toBe(`env MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX} "/opt/${config.productName}/${pkg.name}" %U`)
+  it("starts the deb's app from the menu with glibc's allocator settings", () => {
+    expect(config.deb.desktop.entry.Exec).toBe(`env ${mallocEnvArgs()} "/opt/${config.productName}/${pkg.name}" %U`)
   })
 
   it('points at icons that exist and are what their name says', async () => {

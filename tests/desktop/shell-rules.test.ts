@@ -229,9 +229,9 @@ describe('open at login', () => {
     const item = createLoginItem({ app: electron.app, platform: 'linux', execPath: '/opt/Sheaf App/sheaf', env: { XDG_CONFIG_HOME: dir } })
     expect(item.get()).toBe(false)
     expect(item.set(true)).toBe(true)
-    expect(readFileSync(join(dir, 'autostart', 'sheaf.desktop'), 'utf8')).toContain('Exec=env MALLOC_ARENA_MAX=2 "/opt/Sheaf App/sheaf" --hidden')
+    expect(readFileSync(join(dir, 'autostart', 'sheaf.desktop'), 'utf8')).toContain('Exec=env MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=4194304 "/opt/Sheaf App/sheaf" --hidden')
     expect(item.set(false)).toBe(false)
-    expect(autostartEntry('/usr/bin/sheaf')).toContain('Exec=env MALLOC_ARENA_MAX=2 /usr/bin/sheaf --hidden')
+    expect(autostartEntry('/usr/bin/sheaf')).toContain('Exec=env MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=4194304 /usr/bin/sheaf --hidden')
   })
   it('uses the login-item API elsewhere', () => {
     const { electron, rec } = createElectronStub()
