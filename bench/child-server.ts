@@ -128,6 +128,17 @@ export function keptAliveGet(base: string, cookie: string): (path: string) => Pr
   })
 }
 
+/**
+ * A `sheaf serve` child on a kept library's copy, killed when this process exits, signed in: two
+ * kept-alive getters, one for the bench's requests and one to poll the job.
+ */
+export async function serveKept(dataDir: string): Promise<{ server: ChildProcess; get: ReturnType<typeof keptAliveGet>; poll: ReturnType<typeof keptAliveGet> }> {
+  const server = spawnServer(dataDir)
+  process.on('exit', () => server.kill('SIGKILL'))
+  const { base, cookie } = await signIn(server)
+  return { server, get: keptAliveGet(base, cookie), poll: keptAliveGet(base, cookie) }
+}
+
 /** The q-quantile of some timings, to 0.01 ms. */
 export const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b)

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import { ENCODER_MODEL } from '../src-main/ai/local/sentence-encoder.ts'
-import { BENCH_QUERIES, benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, smapsGroupsMb, spawnServer } from './child-server.ts'
+import { BENCH_QUERIES, benchDataDir, cpuMs, processMemoryMb, quantile, serveKept, smapsGroupsMb } from './child-server.ts'
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, minutes: { type: 'string', default: '0' } } })
 if (!values['data-dir']) throw new Error('--data-dir DIR (kept by bench/pipeline-server.ts --keep)')
@@ -32,11 +32,7 @@ for (const table of ['embedding_removals', 'search_queue', 'search_fts_queue']) 
 sqlite.close()
 
 const startLoad = loadavg()[0]
-const server = spawnServer(dataDir)
-process.on('exit', () => server.kill('SIGKILL'))
-const { base, cookie } = await signIn(server)
-const get = keptAliveGet(base, cookie)
-const poll = keptAliveGet(base, cookie)
+const { server, get, poll } = await serveKept(dataDir)
 type Job = { status: string; stage: string; current: number; total: number }
 let job: Job | null = null
 const inStage3 = () => job === null || (job.stage === 'semantic_tagging' && ['running', 'cancelling'].includes(job.status))

@@ -13,7 +13,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { BENCH_QUERIES, benchDataDir, cpuMs, keptAliveGet, processMemoryMb, quantile, signIn, spawnServer } from './child-server.ts'
+import { BENCH_QUERIES, benchDataDir, cpuMs, processMemoryMb, quantile, serveKept } from './child-server.ts'
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, keep: { type: 'boolean', default: false } } })
 if (!values['data-dir']) throw new Error('--data-dir DIR (kept by bench/pipeline-server.ts --keep)')
@@ -31,11 +31,7 @@ sqlite.prepare('DELETE FROM search_fts_queue').run()
 sqlite.close()
 
 const startLoad = loadavg()[0]
-const server = spawnServer(dataDir)
-process.on('exit', () => server.kill('SIGKILL'))
-const { base, cookie } = await signIn(server)
-const get = keptAliveGet(base, cookie)
-const poll = keptAliveGet(base, cookie)
+const { server, get, poll } = await serveKept(dataDir)
 type Job = { status: string; stage: string; current: number; total: number }
 let job: Job | null = null
 let phase = 'stage 4'
