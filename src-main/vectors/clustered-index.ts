@@ -12,7 +12,7 @@
  * else a copy of the index's own, stored cluster by cluster.
  */
 import type { LentRows } from './flat-index.ts'
-import { createSpace, eachDot, eachDotAt, openKernel, quantize, spaceRows, type Kernel, type VectorSpace } from './space.ts'
+import { createSpace, eachDot, eachDotAt, openKernel, quantize, sharedFloat32, sharedInt32, spaceRows, type Kernel, type VectorSpace } from './space.ts'
 
 const ENTITY_WEIGHT = 0.15
 const MAX_ENTITY_BONUS = 0.3
@@ -94,8 +94,6 @@ function mulberry32(seed: number) {
   }
 }
 
-const sharedInt32 = (n: number) => new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
-const sharedFloat32 = (n: number) => new Float32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
 
 /** Centroid rows for `n` posts: the clusters, plus scratch rows for the coarse level. */
 const centroidCapacity = (n: number) => (n >= EXHAUSTIVE_BELOW ? Math.round(n / CLUSTER_SIZE) + 2 * COARSE + 1 : 0)

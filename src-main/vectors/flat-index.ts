@@ -1,4 +1,4 @@
-import { createSpace, eachChunk, eachDotAt, openKernel, quantize, spaceCodes, spaceRows, CHUNK, type Kernel, type VectorSpace } from './space.ts'
+import { createSpace, eachChunk, eachDotAt, openKernel, quantize, sharedFloat32, spaceCodes, spaceRows, CHUNK, type Kernel, type VectorSpace } from './space.ts'
 import { bestK } from './top-k.ts'
 
 /**
@@ -67,7 +67,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   let codes = spaceCodes(space)
   const { rowBytes, codeBytes } = space
   let ids = new Int32Array(space.capacity)
-  let scales = sharedFloats(space.capacity)
+  let scales = sharedFloat32(space.capacity)
   /** The code pass's rows and their distances, reused by every search (a search runs to its end before the next). */
   let keptRows = new Int32Array(space.capacity)
   let keptDists = new Uint16Array(space.capacity)
@@ -93,7 +93,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     rows = spaceRows(space)
     codes = spaceCodes(space)
     ids = grown(ids, new Int32Array(space.capacity))
-    scales = grown(scales, sharedFloats(space.capacity))
+    scales = grown(scales, sharedFloat32(space.capacity))
     keptRows = new Int32Array(space.capacity)
     keptDists = new Uint16Array(space.capacity)
     loans = 0
@@ -302,7 +302,6 @@ function within(hist: Int32Array, t: number, want: number): number {
   return t
 }
 
-const sharedFloats = (n: number) => new Float32Array(new SharedArrayBuffer(n * 4))
 
 function grown<T extends Int32Array | Float32Array>(from: T, into: T): T {
   into.set(from)

@@ -299,6 +299,10 @@ export interface Kernel {
   queryCodeAt: number
 }
 
+/** Typed arrays over shared memory, for arrays that go to other threads beside a space (scales, row lists). */
+export const sharedInt32 = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
+export const sharedFloat32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
+
 /**
  * The first kernel opened over a space (its owner's) keeps slot 0; the others (readers in other threads,
  * e.g. the related-post index over search's rows) take slots 1..SLOTS-1 in turn, so a reader never
