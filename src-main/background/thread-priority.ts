@@ -1,3 +1,4 @@
+import { stat } from 'node:fs'
 import { setPriority } from 'node:os'
 import { isMainThread } from 'node:worker_threads'
 
@@ -13,10 +14,14 @@ export function workerNice(env: NodeJS.ProcessEnv = process.env): number {
  * Linux only: there the nice value belongs to each thread and setpriority(PRIO_PROCESS, 0) changes
  * the calling thread alone. On macOS and Windows the same call changes the whole process, the HTTP
  * thread with it, so there it does nothing. Returns whether the priority was lowered.
+ * libuv's pool (async files, crypto, DNS) is started by the first thread that needs it, and its threads
+ * keep that thread's nice: it is started here first, at normal priority, so the HTTP thread's file and
+ * crypto work never waits on nice-19 threads.
  */
 export function lowerThreadPriority(platform: NodeJS.Platform = process.platform, mainThread = isMainThread, nice = workerNice()): boolean {
   if (platform !== 'linux' || mainThread || nice === 0) return false
   try {
+    stat('/', () => {})
     setPriority(nice)
     return true
   } catch {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createEncoderHost, createWorkerRunner } from '../../src-main/ai/index.ts'
@@ -50,5 +51,33 @@ describe('lowerThreadPriority', () => {
       await normal.close()
       await host.close()
     }
+  })
+})
+
+describe("libuv's pool", () => {
+  // A fresh process whose first use of the pool is a niced worker's: its threads inherit the nice of
+  // the thread that starts them, so the HTTP thread's async file and crypto work would wait at nice 19.
+  it.runIf(process.platform === 'linux')('keeps normal priority when a background worker is the first to use it', () => {
+    const module = new URL('../../src-main/background/thread-priority.ts', import.meta.url).href
+    const script = `
+      import { Worker } from 'node:worker_threads'
+      import { readdirSync, readFileSync } from 'node:fs'
+      const worker = new Worker(\`
+        import { parentPort } from 'node:worker_threads'
+        import { stat } from 'node:fs'
+        const { lowerThreadPriority } = await import(${JSON.stringify(module)})
+        lowerThreadPriority('linux', false, 19)
+        stat('/', () => parentPort.postMessage('done'))\`, { eval: true })
+      worker.once('message', () => {
+        const nice = (t) => { const s = readFileSync('/proc/self/task/' + t + '/stat', 'utf8'); return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[16]) }
+        const pool = readdirSync('/proc/self/task').filter((t) => readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'libuv-worker')
+        console.log(JSON.stringify({ main: nice(process.pid), pool: pool.map(nice) }))
+        worker.terminate()
+      })`
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    const { main, pool } = JSON.parse(out.trim()) as { main: number; pool: number[] }
+    expect(pool.length).toBeGreaterThan(0)
+    expect(pool).toEqual(pool.map(() => main))
+    expect(main).not.toBe(19)
   })
 })
