@@ -1,2 +1,3 @@
+export { lowerPlatformThreadsPriority, platformNice, startupThreadIds } from './platform-threads.ts'
 export { lowerThreadPriority, workerNice } from './thread-priority.ts'
 export { createBatchPacing, createPacer, MEASURE_PAUSE_MS, pauseAfter, shareAt, type BatchPacingOptions, type Pacer, type PacerOptions } from './pacing.ts'
