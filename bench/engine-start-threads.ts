@@ -6,14 +6,21 @@
  * thread and the runner's worker (niced). CPU time, not wall time: V8 flags such as --single-threaded-gc
  * or --no-concurrent-recompilation (before the script name) show which part of the platform threads'
  * time is the worker's garbage collection and which its compiling.
- *   node [V8 flags] bench/engine-start-threads.ts [--posts 250]
+ * --platform-nice N lowers the platform threads first, as `sheaf serve` does (src-main/background/platform-threads.ts).
+ * --main-busy keeps this (the HTTP) thread working beside, in 5 ms slices of allocating work as a request's:
+ * the CPU share it gets of the wall time and its own garbage collections' pauses say what the platform
+ * threads' nice costs it and gives it.
+ *   node [V8 flags] bench/engine-start-threads.ts [--posts 250] [--platform-nice 19] [--main-busy]
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createEncoderHost, createWorkerRunner } from '../src-main/ai/index.ts'
+import { lowerPlatformThreadsPriority } from '../src-main/background/index.ts'
 
-const { values } = parseArgs({ options: { posts: { type: 'string', default: '250' } } })
+const { values } = parseArgs({ options: { posts: { type: 'string', default: '250' }, 'platform-nice': { type: 'string' }, 'main-busy': { type: 'boolean', default: false } } })
+const lowered = values['platform-nice'] === undefined ? [] : lowerPlatformThreadsPriority({ nice: Number(values['platform-nice']) })
 const CLOCK_TICKS_PER_S = 100
 
 /** CPU ms of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat). */
@@ -33,8 +40,10 @@ const posts = Array.from({ length: Number(values.posts) }, (_, i) => ({
   id: i + 1, text: `Post ${i} on SQLite indexes in Berlin with @alice, React and TypeScript tips from Google https://example.com/${i}`,
   authorHandle: 'bob', urls: [], media: [], inReplyToPostId: null, quoted: null, lang: 'en', imageText: null,
 }))
+const busy = values['main-busy'] ? mainBusy() : null
 await runner.entities(posts)
 const wallMs = Math.round(performance.now() - t0)
+const main = await busy?.stop()
 const groups: Record<string, number> = { 'HTTP thread': 0, 'V8 platform threads': 0, 'model thread': 0, 'runner worker': 0 }
 for (const [tid, ms] of cpuByThread()) {
   const group = tid === String(process.pid) ? 'HTTP thread' : atStart.has(tid) ? 'V8 platform threads' : before.has(tid) ? 'model thread' : 'runner worker'
@@ -42,4 +51,34 @@ for (const [tid, ms] of cpuByThread()) {
 }
 await runner.close()
 await host.close()
-console.log(`engine start + entities of ${values.posts} posts: ${wallMs} ms wall; CPU ms ${JSON.stringify(groups)}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
+console.log(`engine start + entities of ${values.posts} posts: ${wallMs} ms wall; CPU ms ${JSON.stringify(groups)}; platform threads lowered: ${lowered.length}${main ? `; HTTP thread busy beside: ${JSON.stringify(main)}` : ''}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
+
+/** This thread working in 5 ms slices until stopped: its share of the wall time, and its GC pauses (count, total and longest ms). */
+function mainBusy() {
+  const pauses: number[] = []
+  const gc = new PerformanceObserver((list) => { for (const e of list.getEntries()) pauses.push(e.duration) })
+  gc.observe({ entryTypes: ['gc'] })
+  const mainCpu = () => cpuByThread().get(String(process.pid))!
+  const [cpu0, wall0] = [mainCpu(), performance.now()]
+  let running = true
+  let slices = 0
+  let kept: unknown[] = []
+  const slice = () => {
+    const end = performance.now() + 5
+    while (performance.now() < end) kept = JSON.parse(JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: `post ${i} ${slices}`, tags: ['a', 'b'] }))))
+    slices++
+    if (running) setImmediate(slice)
+  }
+  setImmediate(slice)
+  return {
+    stop: async () => {
+      running = false
+      await new Promise((r) => setTimeout(r, 50)) // the last GC entries are delivered
+      gc.disconnect()
+      const cpu = mainCpu() - cpu0
+      const wall = performance.now() - wall0
+      const round = (x: number) => Math.round(x * 10) / 10
+      return { slices, share: Math.round((cpu / wall) * 100) / 100, kept: kept.length, gcPauses: pauses.length, gcMs: round(pauses.reduce((a, b) => a + b, 0)), gcMaxMs: round(Math.max(0, ...pauses)) }
+    },
+  }
+}
