@@ -7,9 +7,9 @@
  * or --no-concurrent-recompilation (before the script name) show which part of the platform threads'
  * time is the worker's garbage collection and which its compiling.
  * --platform-nice N lowers the platform threads first, as `sheaf serve` does (src-main/background/platform-threads.ts).
- * --main-busy keeps this (the HTTP) thread working beside, in 5 ms slices of allocating work as a request's:
- * the CPU share it gets of the wall time and its own garbage collections' pauses say what the platform
- * threads' nice costs it and gives it.
+ * --main-busy keeps this (the HTTP) thread serving beside, 5 ms of allocating work due every 8 ms, open loop:
+ * how late that work ends, the CPU share the thread gets and its own garbage collections' pauses say
+ * what the platform threads' nice costs it and gives it.
  *   node [V8 flags] bench/engine-start-threads.ts [--posts 250] [--platform-nice 19] [--main-busy]
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -53,23 +53,34 @@ await runner.close()
 await host.close()
 console.log(`engine start + entities of ${values.posts} posts: ${wallMs} ms wall; CPU ms ${JSON.stringify(groups)}; platform threads lowered: ${lowered.length}${main ? `; HTTP thread busy beside: ${JSON.stringify(main)}` : ''}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
 
-/** This thread working in 5 ms slices until stopped: its share of the wall time, and its GC pauses (count, total and longest ms). */
+/**
+ * This thread serving open-loop work as requests come: a 5 ms slice of allocating work due every 8 ms
+ * (0.6 of a core, as the HTTP thread's in the load bench), run late when the thread was held. Until
+ * stopped: each slice's latency from when it was due to its end (p50, p95, max), the thread's CPU
+ * share of the wall time, and its garbage collections' pauses (count, total and longest ms).
+ */
 function mainBusy() {
   const pauses: number[] = []
   const gc = new PerformanceObserver((list) => { for (const e of list.getEntries()) pauses.push(e.duration) })
   gc.observe({ entryTypes: ['gc'] })
   const mainCpu = () => cpuByThread().get(String(process.pid))!
   const [cpu0, wall0] = [mainCpu(), performance.now()]
+  const latencies: number[] = []
   let running = true
-  let slices = 0
+  let due = wall0
   let kept: unknown[] = []
   const slice = () => {
     const end = performance.now() + 5
-    while (performance.now() < end) kept = JSON.parse(JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: `post ${i} ${slices}`, tags: ['a', 'b'] }))))
-    slices++
-    if (running) setImmediate(slice)
+    while (performance.now() < end) kept = JSON.parse(JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: `post ${i} ${latencies.length}`, tags: ['a', 'b'] }))))
   }
-  setImmediate(slice)
+  const tick = () => {
+    for (; running && performance.now() >= due; due += 8) {
+      slice()
+      latencies.push(performance.now() - due)
+    }
+    if (running) setTimeout(tick, Math.max(0, due - performance.now()))
+  }
+  setTimeout(tick, 0)
   return {
     stop: async () => {
       running = false
@@ -78,7 +89,12 @@ function mainBusy() {
       const cpu = mainCpu() - cpu0
       const wall = performance.now() - wall0
       const round = (x: number) => Math.round(x * 10) / 10
-      return { slices, share: Math.round((cpu / wall) * 100) / 100, kept: kept.length, gcPauses: pauses.length, gcMs: round(pauses.reduce((a, b) => a + b, 0)), gcMaxMs: round(Math.max(0, ...pauses)) }
+      const sorted = latencies.sort((a, b) => a - b)
+      const q = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0)
+      return {
+        slices: latencies.length, p50: q(0.5), p95: q(0.95), max: q(1), share: Math.round((cpu / wall) * 100) / 100, kept: kept.length,
+        gcPauses: pauses.length, gcMs: round(pauses.reduce((a, b) => a + b, 0)), gcMaxMs: round(Math.max(0, ...pauses)),
+      }
     },
   }
 }
