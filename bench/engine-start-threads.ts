@@ -6,21 +6,20 @@
  * thread and the runner's worker (niced). CPU time, not wall time: V8 flags such as --single-threaded-gc
  * or --no-concurrent-recompilation (before the script name) show which part of the platform threads'
  * time is the worker's garbage collection and which its compiling.
- * --platform-nice N lowers the platform threads first, as `sheaf serve` does (src-main/background/platform-threads.ts).
+ * --platform-nice N lowers the platform threads first (the threads present when the script starts, but libuv's pool),
+ * as stop 28's held-back `sheaf serve` did (branch tail5, f426669), to see what their nice costs and gives.
  * --main-busy keeps this (the HTTP) thread serving beside, 5 ms of allocating work due every 8 ms, open loop:
  * how late that work ends, the CPU share the thread gets and its own garbage collections' pauses say
  * what the platform threads' nice costs it and gives it.
  *   node [V8 flags] bench/engine-start-threads.ts [--posts 250] [--platform-nice 19] [--main-busy]
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { loadavg } from 'node:os'
+import { loadavg, setPriority } from 'node:os'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createEncoderHost, createWorkerRunner } from '../src-main/ai/index.ts'
-import { lowerPlatformThreadsPriority } from '../src-main/background/index.ts'
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '250' }, 'platform-nice': { type: 'string' }, 'main-busy': { type: 'boolean', default: false } } })
-const lowered = values['platform-nice'] === undefined ? [] : lowerPlatformThreadsPriority({ nice: Number(values['platform-nice']) })
 const CLOCK_TICKS_PER_S = 100
 
 /** CPU ms of each thread of this process, by thread id (Linux: /proc/self/task/<tid>/stat). */
@@ -31,6 +30,9 @@ const cpuByThread = (): Map<string, number> => new Map(readdirSync('/proc/self/t
 }))
 
 const atStart = cpuByThread()
+const lowered = values['platform-nice'] === undefined ? []
+  : [...atStart.keys()].filter((tid) => tid !== String(process.pid) && readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== 'libuv-worker')
+for (const tid of lowered) setPriority(Number(tid), Number(values['platform-nice']))
 const host = createEncoderHost()
 await host.encode(['the model thread, started before the runner'])
 const before = cpuByThread()

@@ -3,7 +3,6 @@ import { resolveConfig, type ConfigFlags } from './config.ts'
 import { createLogger } from './logger.ts'
 import { listen, type RunningServer } from './server.ts'
 import { openSecretStore } from '../secrets/index.ts'
-import { lowerPlatformThreadsPriority, platformNice } from '../background/index.ts'
 
 export { createApp, type AppOverrides, type SheafApp } from './create-app.ts'
 export { resolveConfig, parseRateLimit, DEFAULT_PORT, DEFAULT_RATE_LIMITS, type Config, type ConfigFlags } from './config.ts'
@@ -31,14 +30,12 @@ export async function checkRequiredSecretStore(flags: ConfigFlags): Promise<void
 
 /** Starts the server and prints the one `listening on` line scripts wait for. */
 export async function serve(flags: ServeOptions): Promise<{ sheaf: SheafApp; server: RunningServer }> {
-  const lowered = lowerPlatformThreadsPriority() // first: before the app starts its workers
   const config = resolveConfig(flags)
   if (flags.uiDir !== undefined) config.uiDir = flags.uiDir
   const sheaf = await createApp(config)
   const server = await listen(sheaf, config.host, config.port)
   process.stdout.write(`listening on ${server.url}\n`)
   sheaf.log.info(`library in ${config.dataDir}; secrets in the ${sheaf.secrets.kind} store`)
-  if (lowered.length > 0) sheaf.log.info(`V8's platform threads at nice ${platformNice()} (${lowered.length} threads)`)
   if (sheaf.auth.sessions.needsSetup()) {
     sheaf.log.info(`no users yet: open ${server.url} on this machine to create the first admin, or run \`sheaf user add\``)
   }

@@ -1,3 +1,2 @@
-export { lowerPlatformThreadsPriority, platformNice, startupThreadIds } from './platform-threads.ts'
 export { lowerThreadPriority, workerNice } from './thread-priority.ts'
 export { createBatchPacing, createPacer, MEASURE_PAUSE_MS, pauseAfter, shareAt, type BatchPacingOptions, type Pacer, type PacerOptions } from './pacing.ts'
