@@ -14,6 +14,7 @@
  *        [--no-import] [--no-pipeline]   (to see which of the two costs what)
  *        [--mix list,list q,stats,search]   (the kinds of request sent, in turn)
  *        [--threads]   (the server's threads' CPU in the busy phase, by group: bench/thread-split.ts)
+ *        [--v8-pool-size 4]   (the server's V8 platform workers, through NODE_OPTIONS)
  *        [--worker-nice 19]   (SHEAF_WORKER_NICE for the server: 0 leaves its workers at normal priority)
  *        [--library-db FILE]   (a library built by bench/search-latency.ts --db FILE, copied in instead of
  *                               imported over HTTP: minutes less at 100,000 posts, with the index already caught up)
@@ -37,7 +38,7 @@ const { values } = parseArgs({ options: {
   seconds: { type: 'string', default: '30' }, 'settled-seconds': { type: 'string', default: '15' }, 'search-seconds': { type: 'string', default: '10' },
   concurrency: { type: 'string', default: '16' }, 'no-pipeline': { type: 'boolean', default: false }, 'no-import': { type: 'boolean', default: false },
   mix: { type: 'string', default: 'list,list q,stats,search' }, 'max-seconds': { type: 'string', default: '600' }, settle: { type: 'string', default: '90' },
-  'worker-nice': { type: 'string' }, 'library-db': { type: 'string' }, threads: { type: 'boolean', default: false },
+  'worker-nice': { type: 'string' }, 'library-db': { type: 'string' }, threads: { type: 'boolean', default: false }, 'v8-pool-size': { type: 'string' },
 } })
 const libraryPosts = Number(values.library)
 const importPosts = Number(values.import)
@@ -66,7 +67,10 @@ const dataDir = await benchDataDir('load', libraryDb ? async (db) => {
 } : undefined, libraryDb)
 const spawnedAt = performance.now()
 const server = spawnServer(dataDir, {
-  env: values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {},
+  env: {
+    ...(values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {}),
+    ...(values['v8-pool-size'] !== undefined ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --v8-pool-size=${values['v8-pool-size']}`.trim() } : {}),
+  },
 })
 const stopServer = () => { if (server.exitCode === null) server.kill('SIGTERM') }
 const hardStop = setTimeout(() => {
@@ -252,7 +256,7 @@ const importRun = values['no-import'] ? Promise.resolve({ status: 0, body: { imp
 const job = values['no-pipeline'] ? { jobId: '', totalBookmarks: 0 } : await (await post('/api/categorize', {})).json() as { jobId: string; totalBookmarks: number }
 const sinceSpawn = () => Math.round((performance.now() - spawnedAt) / 100) / 10
 const busyFrom = sinceSpawn()
-const threadSampler = values.threads ? sampleThreadSplit(server.pid!, [[0, 4], [4, 15], [15, seconds]]) : null
+const threadSampler = values.threads ? sampleThreadSplit(server.pid!, [[0, 4], [4, 15], [15, seconds]], Number(values['v8-pool-size'] ?? 4)) : null
 const busy = await withCpu(() => openLoop(mix, seconds))
 const threads = threadSampler?.stop()
 const busyTo = sinceSpawn()
@@ -278,7 +282,7 @@ const row = (name: string, s: Summary) =>
   `| ${name} | ${s.requests} | ${s.perSecond} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} | ${s.errors} | ${s.resets} | ${s.timeouts} | ${s.cpu?.httpMsPerRequest} | ${s.cpu?.httpShare} | ${s.cpu?.processMs} |`
 const kinds = (s: Summary) => Object.entries(s.byKind).map(([k, v]) => `${k} ${v.p50}/${v.p95}`).join(', ')
 const table = [
-  `Load bench (worker nice ${values['worker-nice'] ?? 'default'}): ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
+  `Load bench (worker nice ${values['worker-nice'] ?? 'default'}, V8 pool size ${values['v8-pool-size'] ?? 'default'}): ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
   '',
   '| phase | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | resets | time-outs | HTTP-thread CPU ms/request | HTTP-thread CPU share | process CPU ms |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
