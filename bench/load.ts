@@ -13,6 +13,8 @@
  *        [--settled-seconds 15] [--search-seconds 10] [--concurrency 16] [--max-seconds 600]
  *        [--no-import] [--no-pipeline]   (to see which of the two costs what)
  *        [--mix list,list q,stats,search]   (the kinds of request sent, in turn)
+ *        [--threads]   (the server's threads' CPU in the busy phase, by group: bench/thread-split.ts)
+ *        [--v8-pool-size 4]   (the server's V8 platform workers, through NODE_OPTIONS)
  *        [--worker-nice 19]   (SHEAF_WORKER_NICE for the server: 0 leaves its workers at normal priority)
  *        [--library-db FILE]   (a library built by bench/search-latency.ts --db FILE, copied in instead of
  *                               imported over HTTP: minutes less at 100,000 posts, with the index already caught up)
@@ -29,13 +31,14 @@ import { createLibrary } from '../src-main/library/index.ts'
 import { iteratePosts, writeGraphqlBookmarks } from './generate-library.ts'
 import { benchDataDir, cpuMs, processMemoryMb, signIn, spawnServer } from './child-server.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
+import { sampleThreadSplit, threadSplitLines } from './thread-split.ts'
 
 const { values } = parseArgs({ options: {
   library: { type: 'string', default: '20000' }, import: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' },
   seconds: { type: 'string', default: '30' }, 'settled-seconds': { type: 'string', default: '15' }, 'search-seconds': { type: 'string', default: '10' },
   concurrency: { type: 'string', default: '16' }, 'no-pipeline': { type: 'boolean', default: false }, 'no-import': { type: 'boolean', default: false },
   mix: { type: 'string', default: 'list,list q,stats,search' }, 'max-seconds': { type: 'string', default: '600' }, settle: { type: 'string', default: '90' },
-  'worker-nice': { type: 'string' }, 'library-db': { type: 'string' },
+  'worker-nice': { type: 'string' }, 'library-db': { type: 'string' }, threads: { type: 'boolean', default: false }, 'v8-pool-size': { type: 'string' },
 } })
 const libraryPosts = Number(values.library)
 const importPosts = Number(values.import)
@@ -64,7 +67,10 @@ const dataDir = await benchDataDir('load', libraryDb ? async (db) => {
 } : undefined, libraryDb)
 const spawnedAt = performance.now()
 const server = spawnServer(dataDir, {
-  env: values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {},
+  env: {
+    ...(values['worker-nice'] !== undefined ? { SHEAF_WORKER_NICE: values['worker-nice'] } : {}),
+    ...(values['v8-pool-size'] !== undefined ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --v8-pool-size=${values['v8-pool-size']}`.trim() } : {}),
+  },
 })
 const stopServer = () => { if (server.exitCode === null) server.kill('SIGTERM') }
 const hardStop = setTimeout(() => {
@@ -250,7 +256,9 @@ const importRun = values['no-import'] ? Promise.resolve({ status: 0, body: { imp
 const job = values['no-pipeline'] ? { jobId: '', totalBookmarks: 0 } : await (await post('/api/categorize', {})).json() as { jobId: string; totalBookmarks: number }
 const sinceSpawn = () => Math.round((performance.now() - spawnedAt) / 100) / 10
 const busyFrom = sinceSpawn()
+const threadSampler = values.threads ? sampleThreadSplit(server.pid!, [[0, 4], [4, 15], [15, seconds]], Number(values['v8-pool-size'] ?? 4)) : null
 const busy = await withCpu(() => openLoop(mix, seconds))
+const threads = threadSampler?.stop()
 const busyTo = sinceSpawn()
 const imported = await importRun
 const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100)
@@ -274,7 +282,7 @@ const row = (name: string, s: Summary) =>
   `| ${name} | ${s.requests} | ${s.perSecond} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} | ${s.errors} | ${s.resets} | ${s.timeouts} | ${s.cpu?.httpMsPerRequest} | ${s.cpu?.httpShare} | ${s.cpu?.processMs} |`
 const kinds = (s: Summary) => Object.entries(s.byKind).map(([k, v]) => `${k} ${v.p50}/${v.p95}`).join(', ')
 const table = [
-  `Load bench (worker nice ${values['worker-nice'] ?? 'default'}): ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
+  `Load bench (worker nice ${values['worker-nice'] ?? 'default'}, V8 pool size ${values['v8-pool-size'] ?? 'default'}): ${libraryPosts} posts, import of ${importPosts} (${imported.ms.toFixed(0)} ms, ${imported.body.imported} new), pipeline job of ${job.totalBookmarks}; ${rate} req/s for ${seconds} s of ${values.mix}; ${load.cores} cores, load average before ${load.before.join(' ')}, after the busy phase ${loadAfter.join(' ')}`,
   '',
   '| phase | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | resets | time-outs | HTTP-thread CPU ms/request | HTTP-thread CPU share | process CPU ms |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -287,6 +295,7 @@ const table = [
   `busy p95 ms by second sent: ${busy.p95BySecond?.join(' ')}`,
   ...[['busy', busy], ['settled', settled], ['search alone', searchAlone]].flatMap(([name, s]) =>
     (s as Summary).failures?.length ? [`failed, ${name}: ${(s as Summary).failures!.join('; ')}`] : []),
+  ...(threads ? threadSplitLines(threads) : []),
   `server RSS: ${rssLibrary} MB with the library, peak ${peakRss} MB, ${rssEnd} MB at the end (sampled every 100 ms)`,
   `busy phase from ${busyFrom} s to ${busyTo} s after the server was started (for bench/profile-stretches.ts --from --to)`,
   `search index: settled ${seedSettle.ms} ms after the library import (${seedSettle.pending} left), ${afterSettle.ms} ms after the busy phase (${afterSettle.pending} left)`,
@@ -296,7 +305,7 @@ process.stdout.write(table + '\n')
 process.stdout.write(JSON.stringify({
   bench: 'load', libraryPosts, importPosts, rate, seconds, load: { ...load, afterBusy: loadAfter },
   import: { ms: Math.round(imported.ms), status: imported.status, imported: imported.body.imported }, pipelineJob: job,
-  busy, settled, searchAlone, rssMb: { library: rssLibrary, peak: peakRss, end: rssEnd }, settle: { library: seedSettle, afterBusy: afterSettle },
+  busy, threads, settled, searchAlone, rssMb: { library: rssLibrary, peak: peakRss, end: rssEnd }, settle: { library: seedSettle, afterBusy: afterSettle },
   targets: { busyP95: 100, busyP99: 250, settledP95: 15, searchPerSecond: 500, searchP95: 50, rssMb: 700 },
   busyPhaseS: [busyFrom, busyTo], elapsedS: Math.round((Date.now() - startedAt) / 1000),
 }, null, 2) + '\n')
