@@ -43,6 +43,12 @@ const IDLE_PAUSE_MS = 1
 const RETRY_MS = 1000
 /** While the vector thread empties the queue: how often a slice looks whether it needs asking again (an import's posts become visible to it at the commit). */
 const VECTOR_LOOK_MS = 250
+/**
+ * The vector thread starts for a backlog this long (an import's): a shorter one costs this thread
+ * ~0.05 ms a post in its slices, and its vectors are in the index at once, not after the thread has
+ * started (a few hundred ms). Once started, the thread takes every backlog.
+ */
+export const THREAD_FROM = INDEX_BATCH * 8
 /** The vector thread's batches are read into the index at most this often (its reports coalesced). */
 const READ_WRITTEN_MS = 20
 /**
@@ -80,7 +86,7 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
   const wordsPacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS, yields: false })
   const vectorsPacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS })
 
-  // The vector queue's catch-up moves to its own thread the first time a slice finds it non-empty.
+  // The vector queue's catch-up moves to its own thread the first time a slice finds THREAD_FROM posts in it.
   let vectors: VectorThread | null | 'none' = semantic.onThread ? null : 'none'
   let readTimer: NodeJS.Timeout | null = null
   const readWritten = () => {
@@ -92,7 +98,7 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     readTimer.unref()
   }
   const vectorThread = (): VectorThread | null => {
-    if (vectors === null) {
+    if (vectors === null && searchBacklog(db, THREAD_FROM).vectors >= THREAD_FROM) {
       vectors = startVectorThread({
         db, embedder: semantic.onThread!, onWrote: readWritten,
         onFailed: (why) => {

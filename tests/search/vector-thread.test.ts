@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { createLocalEmbedder, createSearch } from '../../src-main/search/index.ts'
-import { createIndexCatchUp, INDEX_BATCH } from '../../src-main/search/index-catch-up.ts'
+import { createIndexCatchUp, INDEX_BATCH, THREAD_FROM } from '../../src-main/search/index-catch-up.ts'
 import { createSemanticIndex, inputHash } from '../../src-main/search/semantic.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchEmbeddingInputs, searchIndexQueued, searchQueueSize } from '../../src-main/store/index.ts'
@@ -9,7 +9,8 @@ import { decodeVector } from '../../src-main/store/queries/embeddings.ts'
 import { SEARCH_LOCAL_MODEL } from '../../src-main/search/embedder.ts'
 import { searchDb } from './search-db.ts'
 
-const POSTS = INDEX_BATCH * 4
+/** Enough queued posts for the vector thread to start. */
+const POSTS = THREAD_FROM + INDEX_BATCH
 
 /** Polls (awaiting between looks) until `done()`, for up to 20 s. */
 async function until(done: () => boolean): Promise<void> {
