@@ -101,6 +101,8 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     if (vectors === null && searchBacklog(db, THREAD_FROM).vectors >= THREAD_FROM) {
       vectors = startVectorThread({
         db, embedder: semantic.onThread!, onWrote: readWritten,
+        // Started again for the next long backlog.
+        onEnded: () => { vectors = null },
         onFailed: (why) => {
           // From here on the slices catch the vectors up on this thread, as before.
           log?.warn(`search: the vector thread stopped (${why}); catching up here`)

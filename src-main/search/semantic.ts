@@ -224,7 +224,8 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       return { embedded }
     },
     query(vector, k, allowed) {
-      load()
+      // What the vector thread writes is read by readWritten(), between requests, not inside this one.
+      if (!loaded || !ownsQueue) load()
       return index ? index.search(vector, k, allowed) : []
     },
     async embedQuery(text, signal) {

@@ -22,13 +22,19 @@ export type FromVectorThread = { type: 'wrote'; posts: number; vectors: number }
 /** Posts per write transaction (a few ms of the lock), and the pause after each, in which the app's writers take it. */
 const BATCH = 64
 const PAUSE_MS = 8
+/**
+ * It ends once the queue has stood empty this long: its isolate, connection and word-vector table held
+ * ~70 MB of the server's RSS (bench/load.ts), and imports that need it are occasional.
+ */
+const IDLE_EXIT_MS = 10_000
 
 /**
  * Starts the thread for this library's file; null for a library in memory. `onWrote` follows each
- * batch written; `onFailed`: the thread stopped (the caller catches the queue up itself from then on).
+ * batch written; `onEnded` when it ended after idling; `onFailed`: it stopped otherwise (the caller
+ * catches the queue up itself from then on).
  */
-export function startVectorThread({ db, embedder, onWrote, onFailed }: {
-  db: Db; embedder: LocalEmbedderOptions; onWrote: () => void; onFailed: (why: string) => void
+export function startVectorThread({ db, embedder, onWrote, onEnded, onFailed, idleExitMs = IDLE_EXIT_MS }: {
+  db: Db; embedder: LocalEmbedderOptions; onWrote: () => void; onEnded: () => void; onFailed: (why: string) => void; idleExitMs?: number
 }): VectorThread | null {
   const file = databaseFile(db)
   if (!file) return null
@@ -36,32 +42,43 @@ export function startVectorThread({ db, embedder, onWrote, onFailed }: {
   worker.unref()
   let running = false
   let stopped = false
+  let idle: NodeJS.Timeout | null = null
   const stop = (why: string) => {
     if (stopped) return
     stopped = true
     running = false
     onFailed(why)
   }
+  const close = () => {
+    if (idle) clearTimeout(idle)
+    if (stopped) return
+    stopped = true
+    worker.postMessage('close' satisfies ToVectorThread)
+  }
   worker.on('message', (m: FromVectorThread) => {
+    if (stopped) return
     if (m.type === 'wrote') onWrote()
-    else if (m.type === 'idle') running = false
-    else stop(m.message)
+    else if (m.type === 'idle') {
+      running = false
+      idle = setTimeout(() => {
+        close()
+        onEnded()
+      }, idleExitMs)
+      idle.unref()
+    } else stop(m.message)
   })
   worker.on('error', (e) => stop(e.message))
   worker.on('exit', () => stop('the vector thread exited'))
   return {
     kick() {
       if (stopped || running) return
+      if (idle) clearTimeout(idle)
       running = true
       worker.postMessage('kick' satisfies ToVectorThread)
     },
     get running() {
       return running
     },
-    close() {
-      if (stopped) return
-      stopped = true
-      worker.postMessage('close' satisfies ToVectorThread)
-    },
+    close,
   }
 }

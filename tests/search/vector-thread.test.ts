@@ -7,6 +7,7 @@ import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchEmbeddingInputs, searchIndexQueued, searchQueueSize } from '../../src-main/store/index.ts'
 import { decodeVector } from '../../src-main/store/queries/embeddings.ts'
 import { SEARCH_LOCAL_MODEL } from '../../src-main/search/embedder.ts'
+import { startVectorThread } from '../../src-main/search/vector-thread.ts'
 import { searchDb } from './search-db.ts'
 
 /** Enough queued posts for the vector thread to start. */
@@ -104,11 +105,37 @@ describe('the vector thread', () => {
       other.prepare('COMMIT').run()
       await until(() => searchQueueSize(lib.db) === 0)
       expect(searchQueueSize(lib.db)).toBe(0)
+      // The index reads the thread's vectors between requests, within tens of ms of their writing.
       const byMeaning = async () => (await search.search('fermented tea with ginger', { limit: 3, mode: 'semantic' })).results.map((r) => r.bookmark.id)
+      const deadline = Date.now() + 20_000
+      while (!(await byMeaning()).includes(wanted) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
       expect(await byMeaning()).toContain(wanted)
     } finally {
       other.close()
       search.close()
+      lib.close()
+    }
+  })
+
+  it('ends once the queue has stood empty for its idle time, after writing what was queued', async () => {
+    const lib = searchDb()
+    for (let i = 0; i < INDEX_BATCH * 2; i++) lib.add(`note ${i} on pruning roses`)
+    let wrote = 0
+    let ended = false
+    const failed: string[] = []
+    const thread = startVectorThread({
+      db: lib.db, embedder: {}, idleExitMs: 50, onWrote: () => void wrote++, onEnded: () => { ended = true }, onFailed: (why) => void failed.push(why),
+    })!
+    try {
+      thread.kick()
+      await until(() => ended)
+      expect(ended).toBe(true)
+      expect(thread.running).toBe(false)
+      expect(wrote).toBe(2)
+      expect(searchQueueSize(lib.db)).toBe(0)
+      expect(failed).toEqual([])
+    } finally {
+      thread.close()
       lib.close()
     }
   })
