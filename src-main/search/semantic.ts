@@ -9,7 +9,8 @@ import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index
 /**
  * The in-memory vector index of one embedding model, loaded once from the embeddings table and then
  * kept current from search_queue (filled by triggers when a post's words, tags, summary or image
- * text change). Local vectors missing or stale are computed here; a remote model's are written by the
+ * text change). Local vectors missing or stale are computed here, or for a long backlog on the vector
+ * thread (vector-thread.ts), whose writes readWritten() reads; a remote model's are written by the
  * pipeline (or backfill()) and picked up through the queue or reindex().
  */
 export interface SemanticIndex {
