@@ -16,16 +16,21 @@ export interface Embedder {
   readonly cosineFloor?: number
   /** The pipeline writes this model's post vectors; search only reads them (and embeds queries). */
   readonly filledBy?: 'pipeline'
+  /** What createLocalEmbedder needs to make this embedder again on another thread (the vector thread). */
+  readonly onThread?: LocalEmbedderOptions
 }
+
+export interface LocalEmbedderOptions { resourcesDir?: string }
 
 /** Search's own vectors (post text, tags, summary, image text); distinct from the pipeline's 'sheaf-wv100'. */
 export const SEARCH_LOCAL_MODEL = 'sheaf-search-wv100'
 
-export function createLocalEmbedder({ resourcesDir }: { resourcesDir?: string } = {}): Embedder {
+export function createLocalEmbedder({ resourcesDir }: LocalEmbedderOptions = {}): Embedder & { embedNow(text: string): Float32Array } {
   const table = () => loadWordVectors(resourcesDir)
   return {
     model: SEARCH_LOCAL_MODEL,
     local: true,
+    onThread: { resourcesDir },
     embed: async (texts) => texts.map((t) => embedText(t, table())),
     embedNow: (text) => embedText(text, table()),
   }

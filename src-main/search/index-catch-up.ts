@@ -3,10 +3,12 @@ import {
 } from '../store/index.ts'
 import { createPacer } from '../background/index.ts'
 import type { SemanticIndex } from './semantic.ts'
+import { startVectorThread, type VectorThread } from './vector-thread.ts'
 
 /**
  * Keeps the word index (search_fts) and the vector index current with new and changed posts, in
- * short slices on the HTTP thread between requests. While requests are being answered the slices
+ * short slices on the HTTP thread between requests, the vectors of a library on disk on the vector
+ * thread (vector-thread.ts), which the slices ask to empty the queue while it is not empty. While requests are being answered the slices
  * take a quarter of the thread at most; a query never waits for more than one batch of catching up
  * (it answers from what is indexed, plus a lexical pass over posts not yet in the word index). A
  * backlog of words longer than BACKGROUND_FROM (an import) is indexed on the database's maintenance
@@ -39,6 +41,16 @@ const SLICE_MS = 10
 const BUSY_SHARE = 0.25
 const IDLE_PAUSE_MS = 1
 const RETRY_MS = 1000
+/** While the vector thread empties the queue: how often a slice looks whether it needs asking again (an import's posts become visible to it at the commit). */
+const VECTOR_LOOK_MS = 250
+/**
+ * The vector thread starts for a backlog this long (an import's): a shorter one costs this thread
+ * ~0.05 ms a post in its slices, and its vectors are in the index at once, not after the thread has
+ * started (a few hundred ms). Once started, the thread takes every backlog.
+ */
+export const THREAD_FROM = INDEX_BATCH * 8
+/** The vector thread's batches are read into the index at most this often (its reports coalesced). */
+const READ_WRITTEN_MS = 20
 /**
  * A word backlog longer than a batch goes to the maintenance thread (unless a write transaction is
  * open here): a batch on the HTTP thread can meet an FTS segment merge, which at 100,000 posts took
@@ -74,6 +86,34 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
   const wordsPacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS, yields: false })
   const vectorsPacer = createPacer({ share: BUSY_SHARE, idleMs: IDLE_PAUSE_MS })
 
+  // The vector queue's catch-up moves to its own thread the first time a slice finds THREAD_FROM posts in it.
+  let vectors: VectorThread | null | 'none' = semantic.onThread ? null : 'none'
+  let readTimer: NodeJS.Timeout | null = null
+  const readWritten = () => {
+    if (readTimer || closed) return
+    readTimer = setTimeout(() => {
+      readTimer = null
+      semantic.readWritten()
+    }, READ_WRITTEN_MS)
+    readTimer.unref()
+  }
+  const vectorThread = (): VectorThread | null => {
+    if (vectors === null && searchBacklog(db, THREAD_FROM).vectors >= THREAD_FROM) {
+      vectors = startVectorThread({
+        db, embedder: semantic.onThread!, onWrote: readWritten,
+        // Started again for the next long backlog.
+        onEnded: () => { vectors = null },
+        onFailed: (why) => {
+          // From here on the slices catch the vectors up on this thread, as before.
+          log?.warn(`search: the vector thread stopped (${why}); catching up here`)
+          vectors = 'none'
+          if (!closed) kick()
+        },
+      }) ?? 'none'
+    }
+    return vectors === 'none' ? null : vectors
+  }
+
   const indexQueued = (budgetMs: number): number => {
     const until = performance.now() + budgetMs
     while (searchIndexQueued(db, INDEX_BATCH) > 0) if (performance.now() >= until) return searchFtsQueueSize(db)
@@ -103,10 +143,15 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
       // Indexing words leaves the vectors' queue as it was: one look at both queues serves the slice.
       const backlog = searchBacklog(db, 1)
       const words = !wordsInBackground() && backlog.words > 0
+      const thread = !words && backlog.vectors > 0 ? vectorThread() : null
+      failing = false
+      if (thread) {
+        thread.kick()
+        return kick(VECTOR_LOOK_MS)
+      }
       const { value: more, pauseMs } = words
         ? wordsPacer.slice(() => indexQueued(SLICE_MS) > 0 || backlog.vectors > 0)
         : vectorsPacer.slice(() => semantic.catchUp(SLICE_MS, { ifFree: true }) > 0)
-      failing = false
       if (more) kick(pauseMs)
     } catch (e) {
       // Say, another writer holding the word index's lock past the busy time-out: retried a second later.
@@ -185,7 +230,9 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
       clearInterval(mergeTimer)
       if (endedTimer) clearTimeout(endedTimer)
       if (timer) clearTimeout(timer)
+      if (readTimer) clearTimeout(readTimer)
       timer = null
+      if (vectors !== null && vectors !== 'none') vectors.close()
     },
   }
 }

@@ -1,15 +1,16 @@
-import { createHash } from 'node:crypto'
 import {
-  decodeInto, isOpen, searchExistingIds, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion,
-  searchIdsWithoutEmbedding, searchPostCount, searchQueuePeek, searchQueueRemove, searchQueueSize, transaction, transactionIfFree, writeEmbedding, type Db, type SearchStoredEmbedding,
+  decodeInto, isOpen, searchEmbeddingInputs, searchEmbeddingsChanged, searchEmbeddingsRemoved, searchEmbeddingVersion,
+  searchIdsWithoutEmbedding, searchPostCount, searchQueuePeek, searchQueueSize, transaction, transactionIfFree, writeEmbedding, type Db, type SearchStoredEmbedding,
 } from '../store/index.ts'
-import type { Embedder } from './embedder.ts'
+import type { Embedder, LocalEmbedderOptions } from './embedder.ts'
+import { inputHash, writeQueuedVectors } from './queued-vectors.ts'
 import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
 
 /**
  * The in-memory vector index of one embedding model, loaded once from the embeddings table and then
  * kept current from search_queue (filled by triggers when a post's words, tags, summary or image
- * text change). Local vectors missing or stale are computed here; a remote model's are written by the
+ * text change). Local vectors missing or stale are computed here, or for a long backlog on the vector
+ * thread (vector-thread.ts), whose writes readWritten() reads; a remote model's are written by the
  * pipeline (or backfill()) and picked up through the queue or reindex().
  */
 export interface SemanticIndex {
@@ -34,6 +35,13 @@ export interface SemanticIndex {
   /** True until every vector stored when the index was first used has been read. */
   readonly loading: boolean
   /**
+   * Reads the vectors written or removed since its last pass by another connection (the vector
+   * thread), a slice per turn of the event loop; one call during a pass reads again after it.
+   */
+  readWritten(): void
+  /** How the vector thread makes the same embedder (its queue is then caught up there); absent when it cannot. */
+  readonly onThread?: LocalEmbedderOptions
+  /**
    * Resolves once every vector stored at the call has been read (reading them now, a slice per turn of
    * the event loop, if need be): the index then, or null when it holds none or the database closed.
    */
@@ -49,7 +57,7 @@ export const roomFor = (posts: number): number => Math.max(4096, Math.ceil(posts
 /** Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
 const LOAD_SLICE = 500
 
-export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)
+export { inputHash }
 
 let scratch = new Float32Array(0)
 
@@ -82,8 +90,13 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
   let pass: { to: number; after: { seq: number; row: number } } | null = null
   let reading = false
   let loaded = false
-  /** A side index has no queue: it reads, here, what was written or removed since its last pass. */
-  const follows = !ownsQueue
+  /** readWritten() was called during a pass: read again when it ends. */
+  let again = false
+  /**
+   * A side index has no queue, and the vector thread empties this one's: either reads, here, what was
+   * written or removed since its last pass.
+   */
+  const follows = !ownsQueue || embedder.onThread !== undefined
 
   /** Reads one slice of the vectors written since the last pass (removals first); false once the pass is done. */
   const readSlice = (): boolean => {
@@ -105,8 +118,10 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
   }
   const slice = () => {
     reading = readSlice()
-    if (!reading) loaded = true
-    else setImmediate(() => {
+    if (!reading) {
+      loaded = true
+      if (again) readWritten()
+    } else setImmediate(() => {
       try {
         if (isOpen(db)) slice()
         else reading = false
@@ -120,32 +135,22 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     if (dim) ensure(dim)
     slice()
   }
+  function readWritten() {
+    again = reading
+    if (isOpen(db)) load()
+  }
 
   /** Brings these posts' vectors up to date and removes deleted posts from memory (inside the caller's write transaction). */
   const refresh = (ids: number[]) => {
-    const alive = new Set(searchExistingIds(db, ids))
-    for (const id of ids) if (!alive.has(id)) { index?.remove(id); missing.delete(id) }
-    const inputs = searchEmbeddingInputs(db, [...alive])
-    const stored = new Map(searchEmbeddingsFor(db, embedder.model, [...alive]).map((e) => [e.bookmarkId, e]))
-    const writes: Array<{ bookmarkId: number; model: string; vector: Float32Array; contentHash: string }> = []
-    for (const { id, input } of inputs) {
-      const hash = inputHash(input)
-      const have = stored.get(id)
-      if (have && (embedder.filledBy === 'pipeline' || have.contentHash === hash)) {
-        ensure(have.dim).upsert(id, toFloat(have))
-        missing.delete(id)
-      } else if (embedder.embedNow) {
-        const vector = embedder.embedNow(input)
-        ensure(vector.length).upsert(id, vector)
-        writes.push({ bookmarkId: id, model: embedder.model, vector, contentHash: hash })
-      } else {
-        // Keep a stale remote vector until the new one arrives: close beats absent.
-        if (have) ensure(have.dim).upsert(id, toFloat(have))
-        missing.add(id)
-      }
+    const { dead, current, written, missing: later } = writeQueuedVectors(db, embedder, ids)
+    for (const id of dead) { index?.remove(id); missing.delete(id) }
+    for (const have of current) { ensure(have.dim).upsert(have.bookmarkId, toFloat(have)); missing.delete(have.bookmarkId) }
+    for (const { id, vector } of written) ensure(vector.length).upsert(id, vector)
+    // Keep a stale remote vector until the new one arrives: close beats absent.
+    for (const { id, stale } of later) {
+      if (stale) ensure(stale.dim).upsert(id, toFloat(stale))
+      missing.add(id)
     }
-    for (const w of writes) writeEmbedding(db, w)
-    searchQueueRemove(db, ids)
   }
 
   /**
@@ -186,6 +191,8 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     },
     catchUp,
     preload: load,
+    readWritten,
+    onThread: embedder.onThread,
     async current() {
       const to = searchEmbeddingVersion(db)
       while (isOpen(db) && !(loaded && !reading && (!follows || readTo >= to))) {
@@ -218,7 +225,8 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       return { embedded }
     },
     query(vector, k, allowed) {
-      load()
+      // What the vector thread writes is read by readWritten(), between requests, not inside this one.
+      if (!loaded || !ownsQueue) load()
       return index ? index.search(vector, k, allowed) : []
     },
     async embedQuery(text, signal) {

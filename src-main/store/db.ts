@@ -43,6 +43,30 @@ export function openDatabase({ file, migrationsDir = MIGRATIONS_DIR, log = () =>
 
 export const isOpen = (db: Db): boolean => sqliteOf(db).open
 
+/** The library's file, or null for a database in memory (which no other thread can open). */
+export const databaseFile = (db: Db): string | null => {
+  const file = sqliteOf(db).name
+  return file && file !== ':memory:' ? file : null
+}
+
+/**
+ * A second connection to a library another connection opened (and migrated), for a worker thread:
+ * no migrations, a small page cache, and no checkpoints of its own (the maintenance thread copies the
+ * WAL). Its writes wait for the lock in SQLite's busy handler, on the worker's own thread.
+ */
+export function attachDatabase(file: string): Db {
+  const client = new Database(file, { fileMustExist: true })
+  applyPragmas(client)
+  client.pragma('cache_size = -2048')
+  client.pragma('wal_autocheckpoint = 0')
+  return drizzle(client, { schema }) as unknown as Db
+}
+
+/** Closes a connection attachDatabase made. */
+export function detachDatabase(db: Db): void {
+  sqliteOf(db).close()
+}
+
 /** A write transaction is open on the connection (an import holds one across awaits). */
 export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
 

@@ -6,7 +6,7 @@
  * own. `Db` is opaque outside the store.
  */
 export {
-  checkpointOffThread, closeDatabase, dataStamp, type Db, inTransaction, isOpen, libraryStamp, MIGRATIONS_DIR, openDatabase, type OpenDatabaseOptions,
+  attachDatabase, checkpointOffThread, closeDatabase, databaseFile, dataStamp, type Db, detachDatabase, inTransaction, isOpen, libraryStamp, MIGRATIONS_DIR, openDatabase, type OpenDatabaseOptions,
   readTransaction, transaction, transactionIfFree,
 } from './db.ts'
 export {
