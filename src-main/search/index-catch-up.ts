@@ -13,8 +13,11 @@ import type { SemanticIndex } from './semantic.ts'
  * thread instead: every search pays a pass over what is not indexed yet, so that pass must end soon.
  */
 export interface IndexCatchUp {
-  /** Before a query: a backlog of one batch or less is caught up now; a longer one is left to the slices. */
-  beforeQuery(): void
+  /**
+   * Before a query: a backlog of one batch or less is caught up now; a longer one is left to the slices.
+   * False when nothing was queued for either index (the query need not look for posts the word index lacks).
+   */
+  beforeQuery(): boolean
   /** Indexes queued new posts for words now, for up to `budgetMs`; returns how many remain. */
   indexQueued(budgetMs: number): number
   /** Schedules the background slices (e.g. right after an import). */
@@ -167,12 +170,13 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
   return {
     beforeQuery() {
       const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
-      if (words === 0 && vectors === 0) return
+      if (words === 0 && vectors === 0) return false
       if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
         if (background !== 'running') indexQueued(Infinity)
         // Not while another connection writes: the query answers from what is indexed, the slices follow.
         if (semantic.catchUp(Infinity, { ifFree: true }) > 0) kick()
       } else kick()
+      return true
     },
     indexQueued,
     kick,

@@ -27,9 +27,11 @@ async function withBacklog(posts: number, fn: (lib: ReturnType<typeof searchDb>,
 describe('index catch-up', () => {
   it('catches a backlog of one batch up before a query', () =>
     withBacklog(INDEX_BATCH, (lib, indexes) => {
-      indexes.beforeQuery()
+      expect(indexes.beforeQuery()).toBe(true)
       expect(searchFtsQueueSize(lib.db)).toBe(0)
       expect(searchQueueSize(lib.db)).toBe(0)
+      // Nothing queued now: the query is told it need not look for posts the word index lacks.
+      expect(indexes.beforeQuery()).toBe(false)
     }))
 
   it('leaves a longer backlog to background slices instead of holding the query, and the slices clear it', () =>
