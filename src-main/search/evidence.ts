@@ -117,47 +117,51 @@ function entityList(json: string | null): Array<{ kind: string; name: string }> 
   }
 }
 
+type Found = { spoken: boolean; ent?: { kind: string; name: string }; tag?: string; cat?: string }
+
 /**
  * One post's fields as the query's words and phrases are looked for in them: each field split into words
- * once, and the entities, tags and categories read only when a word was not found before them.
+ * once, the entities, tags and categories read only when a word was not found before them, and where each
+ * word was found kept, so ranking by coverage and then explaining the posts kept look only once.
  */
-function postReader(doc: SearchDocument) {
+export function postReader(doc: SearchDocument) {
   const wordsOf = wordsOnce()
   let entities: Array<{ kind: string; name: string }> | null = null
   let tags: string[] | null = null
   let cats: string[] | null = null
   let lower: string[] | null = null
+  const seen = new Map<TermMatcher, Found | null>()
   const anyWord = (t: TermMatcher, f: string | null) => wordsOf(f).some((w) => matchesWord(t, w))
+  const entity = (t: TermMatcher) => (entities ??= entityList(doc.entitiesJson)).find((x) => anyWord(t, x.name))
+  /** Where a word is found first: the post's own fields, else an entity, a tag or a category; null when nowhere. */
+  const whereFound = (t: TermMatcher): Found | null => {
+    if ([doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))) return { spoken: true }
+    const ent = entity(t)
+    if (ent) return { spoken: false, ent }
+    const tag = (tags ??= (doc.tags ?? '').split('|').filter(Boolean)).find((x) => anyWord(t, x))
+    if (tag) return { spoken: false, tag }
+    const cat = (cats ??= (doc.categories ?? '').split('|').filter(Boolean)).find((x) => anyWord(t, x))
+    return cat ? { spoken: false, cat } : null
+  }
   return {
-    spoken: (t: TermMatcher) => [doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f)),
-    entity: (t: TermMatcher) => (entities ??= entityList(doc.entitiesJson)).find((x) => anyWord(t, x.name)),
-    tag: (t: TermMatcher) => (tags ??= (doc.tags ?? '').split('|').filter(Boolean)).find((x) => anyWord(t, x)),
-    category: (t: TermMatcher) => (cats ??= (doc.categories ?? '').split('|').filter(Boolean)).find((x) => anyWord(t, x)),
+    entity,
+    where: (t: TermMatcher): Found | null => {
+      let at = seen.get(t)
+      if (at === undefined) seen.set(t, (at = whereFound(t)))
+      return at
+    },
     phrase: (p: string) => (lower ??= [doc.text, doc.author, doc.ocr, doc.summary].map((s) => (s ?? '').toLowerCase())).some((s) => s.includes(p)),
   }
 }
 
-type PostReader = ReturnType<typeof postReader>
-type Found = { spoken: boolean; ent?: { kind: string; name: string }; tag?: string; cat?: string }
-
-/** Where a word is found first: the post's own fields, else an entity, a tag or a category; null when nowhere. */
-function whereFound(r: PostReader, t: TermMatcher): Found | null {
-  if (r.spoken(t)) return { spoken: true }
-  const ent = r.entity(t)
-  if (ent) return { spoken: false, ent }
-  const tag = r.tag(t)
-  if (tag) return { spoken: false, tag }
-  const cat = r.category(t)
-  return cat ? { spoken: false, cat } : null
-}
+export type PostReader = ReturnType<typeof postReader>
 
 const coverageFrom = (matched: number, terms: TermMatcher[], phrases: string[]): number =>
   terms.length + phrases.length === 0 ? 0 : matched / (terms.length + phrases.length)
 
 /** The share of the query's words and phrases found in the post (lexicalEvidence's coverage, without its reasons). */
-export function coverageOf(doc: SearchDocument, terms: TermMatcher[], phrases: string[]): number {
-  const r = postReader(doc)
-  return coverageFrom(terms.filter((t) => whereFound(r, t) !== null).length + phrases.filter((p) => r.phrase(p)).length, terms, phrases)
+export function coverageOf(doc: SearchDocument, terms: TermMatcher[], phrases: string[], r = postReader(doc)): number {
+  return coverageFrom(terms.filter((t) => r.where(t) !== null).length + phrases.filter((p) => r.phrase(p)).length, terms, phrases)
 }
 
 /**
@@ -165,14 +169,13 @@ export function coverageOf(doc: SearchDocument, terms: TermMatcher[], phrases: s
  * “databases”", "in the category “Dev Tools”". Each word is shown as the post spells it; quotes are
  * “ ” so the UI can set them apart. No numbers: those are the relevance's, shown on hover.
  */
-export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[]): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
-  const r = postReader(doc)
+export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[], r = postReader(doc)): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
   const mentions: string[] = []
   const tagged: string[] = []
   const inCats: string[] = []
   const matched: string[] = []
   for (const t of terms) {
-    const at = whereFound(r, t)
+    const at = r.where(t)
     if (!at) continue
     matched.push(t.term)
     const as = (w: string) => (t.corrected ? `“${w}” (for “${t.term}”)` : `“${w}”`)

@@ -1,5 +1,5 @@
 import type { SearchDocument } from '../store/index.ts'
-import { COSINE_FLOOR, coverageOf, lexicalEvidence, relevanceOf, sentence } from './evidence.ts'
+import { COSINE_FLOOR, coverageOf, lexicalEvidence, postReader, relevanceOf, sentence } from './evidence.ts'
 import { RRF_K, type Fused } from './candidates.ts'
 import { languageName } from './language-phrases.ts'
 import type { Understanding } from './query-understanding.ts'
@@ -15,16 +15,17 @@ export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number,
   const p = q.parsed
   const ranked = pool.filter((r) => docs.has(r.id)).map((r) => {
     const doc = docs.get(r.id)!
+    const reader = postReader(doc)
     const hint = p.mediaHints.find((h) => (h === 'image' && doc.hasImage) || (h === 'video' && doc.hasVideo))
     const relevance = q.hasText
-      ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, coverage: coverageOf(doc, q.matchers, p.phrases) }, q.matchers.length + p.phrases.length, q.meaningWeight)
+      ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, coverage: coverageOf(doc, q.matchers, p.phrases, reader) }, q.matchers.length + p.phrases.length, q.meaningWeight)
       : 1
-    return { r, doc, hint, relevance, rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
+    return { r, doc, reader, hint, relevance, rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
   })
   if (q.hasText) ranked.sort((a, b) => b.relevance - a.relevance || b.rrf - a.rrf)
   const filterParts = filterReasons(q)
-  return ranked.slice(0, keep).map(({ r, doc, hint, relevance, rrf }) => {
-    const parts = [...lexicalEvidence(doc, q.matchers, p.phrases).reasonParts]
+  return ranked.slice(0, keep).map(({ r, doc, reader, hint, relevance, rrf }) => {
+    const parts = [...lexicalEvidence(doc, q.matchers, p.phrases, reader).reasonParts]
     if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push('similar in meaning to your search')
     if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
     parts.push(...filterParts)
