@@ -25,7 +25,7 @@ const COSINE_SPAN = 0.5
 /** How much meaning counts beside the words: a query with a typo the encoder read as something else counts it for less. */
 export const SEMANTIC_WEIGHT = 0.85
 
-export function relevanceOf(e: Pick<Evidence, 'bm25' | 'cosine' | 'coverage'>, nTerms: number, semanticWeight = SEMANTIC_WEIGHT): number {
+export function relevanceOf(e: Evidence, nTerms: number, semanticWeight = SEMANTIC_WEIGHT): number {
   const lexConf = e.bm25 === null ? 0 : 1 - Math.exp(-e.bm25 / Math.max(1, nTerms) / BM25_SCALE)
   const lex = lexConf * Math.pow(e.coverage, 1.5)
   const sem = e.cosine === null ? 0 : Math.min(1, Math.max(0, (e.cosine - COSINE_FLOOR) / COSINE_SPAN))
@@ -117,76 +117,38 @@ function entityList(json: string | null): Array<{ kind: string; name: string }> 
   }
 }
 
-type Found = { spoken: boolean; ent?: { kind: string; name: string }; tag?: string; cat?: string }
-
-/**
- * One post's fields as the query's words and phrases are looked for in them: each field split into words
- * once, the entities, tags and categories read only when a word was not found before them, and where each
- * word was found kept, so ranking by coverage and then explaining the posts kept look only once.
- */
-export function postReader(doc: SearchDocument) {
-  const wordsOf = wordsOnce()
-  let entities: Array<{ kind: string; name: string }> | null = null
-  let tags: string[] | null = null
-  let cats: string[] | null = null
-  let lower: string[] | null = null
-  const seen = new Map<TermMatcher, Found | null>()
-  const anyWord = (t: TermMatcher, f: string | null) => wordsOf(f).some((w) => matchesWord(t, w))
-  const entity = (t: TermMatcher) => (entities ??= entityList(doc.entitiesJson)).find((x) => anyWord(t, x.name))
-  /** Where a word is found first: the post's own fields, else an entity, a tag or a category; null when nowhere. */
-  const whereFound = (t: TermMatcher): Found | null => {
-    if ([doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))) return { spoken: true }
-    const ent = entity(t)
-    if (ent) return { spoken: false, ent }
-    const tag = (tags ??= (doc.tags ?? '').split('|').filter(Boolean)).find((x) => anyWord(t, x))
-    if (tag) return { spoken: false, tag }
-    const cat = (cats ??= (doc.categories ?? '').split('|').filter(Boolean)).find((x) => anyWord(t, x))
-    return cat ? { spoken: false, cat } : null
-  }
-  return {
-    entity,
-    where: (t: TermMatcher): Found | null => {
-      let at = seen.get(t)
-      if (at === undefined) seen.set(t, (at = whereFound(t)))
-      return at
-    },
-    phrase: (p: string) => (lower ??= [doc.text, doc.author, doc.ocr, doc.summary].map((s) => (s ?? '').toLowerCase())).some((s) => s.includes(p)),
-  }
-}
-
-export type PostReader = ReturnType<typeof postReader>
-
-const coverageFrom = (matched: number, terms: TermMatcher[], phrases: string[]): number =>
-  terms.length + phrases.length === 0 ? 0 : matched / (terms.length + phrases.length)
-
-/** The share of the query's words and phrases found in the post (lexicalEvidence's coverage, without its reasons). */
-export function coverageOf(doc: SearchDocument, terms: TermMatcher[], phrases: string[], r = postReader(doc)): number {
-  return coverageFrom(terms.filter((t) => r.where(t) !== null).length + phrases.filter((p) => r.phrase(p)).length, terms, phrases)
-}
-
 /**
  * Where the query's words occur in the post, in words: "mentions “Leipzig” and “drone”", "tagged
  * “databases”", "in the category “Dev Tools”". Each word is shown as the post spells it; quotes are
  * “ ” so the UI can set them apart. No numbers: those are the relevance's, shown on hover.
  */
-export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[], r = postReader(doc)): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
+export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[]): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
+  const tags = (doc.tags ?? '').split('|').filter(Boolean)
+  const cats = (doc.categories ?? '').split('|').filter(Boolean)
+  const entities = entityList(doc.entitiesJson)
   const mentions: string[] = []
   const tagged: string[] = []
   const inCats: string[] = []
   const matched: string[] = []
+  const wordsOf = wordsOnce()
+  const anyWord = (t: TermMatcher, f: string | null) => wordsOf(f).some((w) => matchesWord(t, w))
   for (const t of terms) {
-    const at = r.where(t)
-    if (!at) continue
+    const spoken = [doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))
+    const ent = entities.find((x) => anyWord(t, x.name))
+    const tag = tags.find((x) => anyWord(t, x))
+    const cat = cats.find((x) => anyWord(t, x))
+    if (!spoken && !ent && !tag && !cat) continue
     matched.push(t.term)
     const as = (w: string) => (t.corrected ? `“${w}” (for “${t.term}”)` : `“${w}”`)
-    if (at.spoken || at.ent) mentions.push(as(spelled(doc, t) ?? (at.ent ?? r.entity(t))?.name ?? t.term))
-    else if (at.tag) tagged.push(as(at.tag))
-    else inCats.push(as(at.cat!))
+    if (spoken || ent) mentions.push(as(spelled(doc, t) ?? ent?.name ?? t.term))
+    else if (tag) tagged.push(as(tag))
+    else if (cat) inCats.push(as(cat))
   }
   const parts: string[] = []
+  const lowerAll = [doc.text, doc.author, doc.ocr, doc.summary].map((s) => (s ?? '').toLowerCase())
   let phraseHits = 0
   for (const p of phrases) {
-    if (r.phrase(p)) {
+    if (lowerAll.some((s) => s.includes(p))) {
       phraseHits++
       parts.push(`has the exact phrase “${p}”`)
     }
@@ -194,7 +156,12 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
   if (mentions.length) parts.push(`mentions ${joinAnd(mentions.slice(0, 4))}`)
   if (tagged.length) parts.push(`tagged ${joinAnd(tagged.slice(0, 3))}`)
   if (inCats.length) parts.push(`in the ${inCats.length > 1 ? 'categories' : 'category'} ${joinAnd(inCats.slice(0, 3))}`)
-  return { coverage: coverageFrom(matched.length + phraseHits, terms, phrases), matchedTerms: matched, reasonParts: parts }
+  const total = terms.length + phrases.length
+  return {
+    coverage: total === 0 ? 0 : (matched.length + phraseHits) / total,
+    matchedTerms: matched,
+    reasonParts: parts,
+  }
 }
 
 /** The word as the post writes it ("Leipzig" for "leipzig"), from its text, summary or image text. */

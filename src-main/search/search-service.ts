@@ -154,10 +154,9 @@ export function createSearch(deps: SearchDeps): Search {
       : { ranked: searchNewest(db, q.filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 })), model: semantic.model }
 
     const reranker = q.hasText ? await resolveReranker() : null
-    const shown = Math.max(opts.limit, reranker ? (deps.rerankCandidates ?? 20) : 0)
-    const pool = ranked.slice(0, Math.max(shown, 30))
+    const pool = ranked.slice(0, Math.max(opts.limit, reranker ? (deps.rerankCandidates ?? 20) : 0, 30))
     const docs = new Map(searchDocuments(db, pool.map((r) => r.id)).map((d) => [d.id, d]))
-    let scored = explainResults(pool, docs, q, shown)
+    let scored = explainResults(pool, docs, q)
 
     let rerank: SearchResponse['rerank'] = 'off'
     if (reranker && scored.length > 1) {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coverageOf, lexicalEvidence } from '../../src-main/search/evidence.ts'
 import { explainResults } from '../../src-main/search/explain-results.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { searchDocuments, searchIndexQueued } from '../../src-main/store/index.ts'
@@ -33,36 +32,5 @@ describe('explaining results', () => {
     const pool = [{ id: meaning, bm25: null, cosine: null, rrf: 0 }, { id: words, bm25: null, cosine: null, rrf: 0 }]
     const out = explainResults(pool, docs(), understand('from:@baker'))
     expect(out.map((r) => [r.id, r.relevance])).toEqual([[meaning, 1], [words, 1]])
-  })
-
-  it('explains only the best `keep`, in the order and with the relevance and reasons the whole pool gives them', () => {
-    const pool = [{ id: meaning, bm25: null, cosine: 0.6, rrf: 0.02 }, { id: words, bm25: 6, cosine: 0.6, rrf: 0.01 }]
-    const q = understand('sourdough from:@baker')
-    const all = explainResults(pool, docs(), q)
-    const kept = explainResults(pool, docs(), q, 1)
-    expect(kept).toHaveLength(1)
-    expect(kept[0]).toEqual(all[0])
-  })
-})
-
-describe('coverage without the reasons', () => {
-  const doc = {
-    id: 1, text: 'Nothing here but words', author: 'ann', urls: null, ocr: null, summary: null, tags: 'databases', categories: 'Dev Tools',
-    entitiesJson: JSON.stringify({ places: ['Leipzig'] }), hasImage: 0, hasVideo: 0,
-  }
-  const term = (t: string) => ({ term: t, corrected: null })
-
-  it('counts a word found only in an entity, a tag or a category, and the phrases, as the reasons do', () => {
-    const terms = ['databases', 'leipzig', 'tools', 'absent'].map(term)
-    const phrases = ['nothing here', 'not there']
-    const full = lexicalEvidence(doc, terms, phrases)
-    expect(full.matchedTerms).toEqual(['databases', 'leipzig', 'tools'])
-    expect(coverageOf(doc, terms, phrases)).toBe(full.coverage)
-    expect(full.coverage).toBe((3 + 1) / 6)
-  })
-
-  it('is 0 for a post holding none of them, and for a query of none', () => {
-    expect(coverageOf(doc, [term('absent')], [])).toBe(0)
-    expect(coverageOf(doc, [], [])).toBe(lexicalEvidence(doc, [], []).coverage)
   })
 })
