@@ -1,5 +1,5 @@
 import {
-  inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, type Db,
+  dataStamp, inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, type Db,
 } from '../store/index.ts'
 import { createPacer } from '../background/index.ts'
 import type { SemanticIndex } from './semantic.ts'
@@ -167,10 +167,16 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     timer.unref()
   }
 
+  /** The database's change stamp when both queues were last found empty: nothing written since, nothing queued. */
+  let emptyAt: string | null = null
+
   return {
     beforeQuery() {
+      const stamp = dataStamp(db)
+      if (stamp === emptyAt) return false
       const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
-      if (words === 0 && vectors === 0) return false
+      emptyAt = words === 0 && vectors === 0 ? stamp : null
+      if (emptyAt) return false
       if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
         if (background !== 'running') indexQueued(Infinity)
         // Not while another connection writes: the query answers from what is indexed, the slices follow.
