@@ -3,7 +3,8 @@
  * library (`--db`), settled as bench/search-alone.ts settles it (search by meaning on the model it will
  * use), asked each of bench/search-questions.ts's 637 questions at the three page sizes search-alone
  * uses, one at a time. Writes one line per answer, `question`, `limit` and the response body as served,
- * to `--out`. `--compare A B` prints how many bodies are byte-identical and the first differences.
+ * to `--out`. `--compare A B` prints how many bodies are byte-identical, how far B's first ten results
+ * agree with A's (`top10`: set overlap, same set, same order; A taken as the exact answers), and the first differences.
  * Run it from each version's tree (the server is that tree's src-main), then compare:
  *   node bench/search-answers.ts --db FILE --out /tmp/answers-main.jsonl   (in the other tree)
  *   node bench/search-answers.ts --db FILE --out /tmp/answers-branch.jsonl
@@ -26,9 +27,31 @@ if (values.compare) {
   const read = (f: string) => new Map(readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Answer).map((a) => [`${a.limit} ${a.q}`, a.body]))
   const [a, b] = positionals.map(read)
   const differ = [...a].filter(([k, body]) => b.get(k) !== body).map(([k]) => k)
-  process.stdout.write(JSON.stringify({ answers: a.size, identical: a.size - differ.length, differ: differ.slice(0, 50) }, null, 2) + '\n')
+  process.stdout.write(JSON.stringify({ answers: a.size, identical: a.size - differ.length, top10: topAgreement(a, b), differ: differ.slice(0, 50) }, null, 2) + '\n')
   process.exit(0)
 }
+/**
+ * How far B's first ten results agree with A's (A the exact answers): the mean share of A's ten that B
+ * also returns in its ten (set overlap), and the share of answers whose ten are the same posts in the same order.
+ */
+function topAgreement(a: Map<string, string>, b: Map<string, string>): { overlap: number; sameSet: number; sameOrder: number } {
+  const top = (body: string | undefined) => ((body ? JSON.parse(body) : { results: [] }) as { results: Array<{ bookmark: { id: number } }> })
+    .results.slice(0, 10).map((r) => r.bookmark.id)
+  let overlap = 0
+  let sameSet = 0
+  let sameOrder = 0
+  for (const [k, body] of a) {
+    const x = top(body)
+    const y = top(b.get(k))
+    const shared = x.filter((id) => y.includes(id)).length
+    overlap += Math.max(x.length, y.length) === 0 ? 1 : shared / Math.max(x.length, y.length)
+    if (shared === x.length && x.length === y.length) sameSet++
+    if (x.join() === y.join()) sameOrder++
+  }
+  const mean = (n: number) => Math.round((n / a.size) * 10000) / 10000
+  return { overlap: mean(overlap), sameSet: mean(sameSet), sameOrder: mean(sameOrder) }
+}
+
 if (!values.db || !values.out) throw new Error('usage: --db FILE --out FILE, or --compare A B')
 
 const sqlite = new Database(values.db, { readonly: true, fileMustExist: true })

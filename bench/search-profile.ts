@@ -7,7 +7,8 @@
  * Usage: node bench/search-profile.ts --db /tmp/sheaf-100k.db [--rounds 5] [--encoder] [--profile FILE.cpuprofile]
  *        [--plain]   (no profiler: the CPU per search without its overhead)
  * A server's profile (bench/load.ts with SHEAF_BENCH_CPU_PROF=DIR and `--mix search`) is read instead with
- * `--read FILE.cpuprofile --searches N` (N: the searches it answered); samples before its first search are left out.
+ * `--read FILE.cpuprofile --searches N` (N: the searches it answered); samples before its first search are left out, and with
+ * `--last S` those before the profile's last S seconds (bench/search-alone.ts measures its last `--seconds`, settling before them).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -18,7 +19,7 @@ import { closeDatabase, openDatabase } from '../src-main/store/index.ts'
 import { QUESTIONS as QUERIES } from './search-questions.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, rounds: { type: 'string', default: '5' }, encoder: { type: 'boolean', default: false }, profile: { type: 'string' },
-  read: { type: 'string' }, searches: { type: 'string' }, plain: { type: 'boolean', default: false } } })
+  read: { type: 'string' }, searches: { type: 'string' }, last: { type: 'string' }, plain: { type: 'boolean', default: false } } })
 
 type Profile = { nodes: Node[]; samples?: number[]; timeDeltas?: number[] }
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
@@ -45,7 +46,7 @@ const PARTS: Array<[string, RegExp]> = [
 ]
 
 /** The inclusive (counted once per sample) and self time of each function, per search, as text. */
-function breakdown(profile: Profile, asked: number, fromFirst?: RegExp): { profiledMsPerSearch: number; text: string } {
+function breakdown(profile: Profile, asked: number, fromFirst?: RegExp, lastSeconds = Infinity): { profiledMsPerSearch: number; text: string } {
   const nodes = new Map<number, Node>(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of nodes.values()) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -55,7 +56,11 @@ function breakdown(profile: Profile, asked: number, fromFirst?: RegExp): { profi
   const parts = new Map<string, number>()
   let total = 0
   let started = !fromFirst
+  // The window a bench measured: the profile's last `lastSeconds` (search-alone's settling and warm-up come before it).
+  let at = profile.timeDeltas!.reduce((s, d) => s + d, 0) / 1e6
   profile.samples!.forEach((id, i) => {
+    at -= profile.timeDeltas![i] / 1e6
+    if (at >= lastSeconds) return
     const stack: string[] = []
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) stack.push(label(nodes.get(n)!))
     started ||= stack.some((l) => fromFirst!.test(l))
@@ -71,11 +76,11 @@ function breakdown(profile: Profile, asked: number, fromFirst?: RegExp): { profi
   const per = (ms: number) => Math.round((ms / asked) * 1000) / 1000
   const top = (m: Map<string, number>, k: number) => [...m].filter(([l]) => !/^\(root\)/.test(l)).sort((a, b) => b[1] - a[1]).slice(0, k)
     .map(([l, ms]) => `${per(ms).toFixed(3).padStart(7)} ms  ${l}`)
-  return { profiledMsPerSearch: per(total), text: `parts, per search:\n${top(parts, 30).join('\n')}\n\ninclusive, per search:\n${top(inclusive, 70).join('\n')}\n\nself, per search:\n${top(self, 30).join('\n')}` }
+  return { profiledMsPerSearch: per(total), text: `parts, per search:\n${top(parts, 30).join('\n')}\n\ninclusive, per search:\n${top(inclusive, Number(process.env.TOPN ?? 70)).join('\n')}\n\nself, per search:\n${top(self, 30).join('\n')}` }
 }
 
 if (values.read) {
-  const b = breakdown(JSON.parse(readFileSync(values.read, 'utf8')) as Profile, Number(values.searches), /search-service\.ts/)
+  const b = breakdown(JSON.parse(readFileSync(values.read, 'utf8')) as Profile, Number(values.searches), /search-service\.ts/, Number(values.last ?? Infinity))
   console.log(`profiled ms per search (from the first search on): ${b.profiledMsPerSearch}\n\n${b.text}`)
   process.exit(0)
 }

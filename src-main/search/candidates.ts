@@ -62,9 +62,10 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
 
 /**
  * The word half: BM25 over the word index, plus posts not in it yet (just imported) found by a LIKE
- * pass over the queue and scored the same way.
+ * pass over the queue and scored the same way. `queued` false: the search found nothing queued as it
+ * began (IndexCatchUp.beforeQuery), so the queue is not counted again.
  */
-export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null): Candidate[] {
+export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null, queued = true): Candidate[] {
   const { match, counts, used } = lexicalMatch(db, q.matchers, q.parsed.phrases, small !== null)
   let found: Candidate[] = []
   if (match && small) {
@@ -76,7 +77,7 @@ export function lexicalCandidates(db: Db, q: Understanding, small: number[] | nu
     // Under SCORE_CAP matches the cap leaves every match: no count is needed to choose it.
     found = searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP)
   }
-  if (searchBacklog(db, 1).words === 0) return found
+  if (!queued || searchBacklog(db, 1).words === 0) return found
   const key = JSON.stringify([unindexedWords(q), q.filter, small?.length ?? null])
   // Reused matches may since have been indexed, and found above as well.
   const seen = new Set(found.map((c) => c.id))

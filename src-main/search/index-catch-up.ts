@@ -1,5 +1,5 @@
 import {
-  inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, type Db,
+  dataStamp, inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, type Db,
 } from '../store/index.ts'
 import { createPacer } from '../background/index.ts'
 import type { SemanticIndex } from './semantic.ts'
@@ -15,8 +15,11 @@ import { startVectorThread, type VectorThread } from './vector-thread.ts'
  * thread instead: every search pays a pass over what is not indexed yet, so that pass must end soon.
  */
 export interface IndexCatchUp {
-  /** Before a query: a backlog of one batch or less is caught up now; a longer one is left to the slices. */
-  beforeQuery(): void
+  /**
+   * Before a query: a backlog of one batch or less is caught up now; a longer one is left to the slices.
+   * False when nothing was queued for either index (the query need not look for posts the word index lacks).
+   */
+  beforeQuery(): boolean
   /** Indexes queued new posts for words now, for up to `budgetMs`; returns how many remain. */
   indexQueued(budgetMs: number): number
   /** Schedules the background slices (e.g. right after an import). */
@@ -209,15 +212,22 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     timer.unref()
   }
 
+  /** The database's change stamp when both queues were last found empty: nothing written since, nothing queued. */
+  let emptyAt: string | null = null
+
   return {
     beforeQuery() {
+      const stamp = dataStamp(db)
+      if (stamp === emptyAt) return false
       const { words, vectors } = searchBacklog(db, INDEX_BATCH + 1)
-      if (words === 0 && vectors === 0) return
+      emptyAt = words === 0 && vectors === 0 ? stamp : null
+      if (emptyAt) return false
       if (words <= INDEX_BATCH && vectors <= INDEX_BATCH) {
         if (background !== 'running') indexQueued(Infinity)
         // Not while another connection writes: the query answers from what is indexed, the slices follow.
         if (semantic.catchUp(Infinity, { ifFree: true }) > 0) kick()
       } else kick()
+      return true
     },
     indexQueued,
     kick,

@@ -126,9 +126,9 @@ export function createSearch(deps: SearchDeps): Search {
     return { index: semantic, qv: await semantic.embedQuery(text) }
   }
 
-  const retrieve = async (q: Understanding, mode: SearchMode): Promise<{ ranked: Fused[]; model: string }> => {
+  const retrieve = async (q: Understanding, mode: SearchMode, queued: boolean): Promise<{ ranked: Fused[]; model: string }> => {
     const small = narrowPosts(db, q.filter)
-    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small) : []
+    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued) : []
     let nearest: Candidate[] = []
     let model = semantic.model
     if (mode !== 'lexical' && q.matchers.length > 0) {
@@ -147,10 +147,10 @@ export function createSearch(deps: SearchDeps): Search {
 
   async function search(raw: string, opts: SearchOptions): Promise<SearchResponse> {
     const mode = opts.mode ?? deps.mode ?? 'fused'
-    indexes.beforeQuery()
+    const queued = indexes.beforeQuery()
     const q = understand(raw)
     const { ranked, model } = q.hasText
-      ? await retrieve(q, mode)
+      ? await retrieve(q, mode, queued)
       : { ranked: searchNewest(db, q.filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 })), model: semantic.model }
 
     const reranker = q.hasText ? await resolveReranker() : null

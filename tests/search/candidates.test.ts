@@ -31,6 +31,11 @@ describe('candidate retrieval', () => {
     expect(searchFtsQueueSize(lib.db)).toBe(2) // found, not indexed, by the query
   })
 
+  it('does not look at the queue when the search found nothing queued as it began', () => {
+    const q = understand('pruning roses')
+    expect(lexicalCandidates(lib.db, q, narrowPosts(lib.db, q.filter), false).map((c) => c.id)).toEqual([ids.indexed])
+  })
+
   it('keeps a filter on the posts not indexed yet', () => {
     const q = understand('from:@ops pruning')
     expect(lexicalCandidates(lib.db, q, narrowPosts(lib.db, q.filter))).toEqual([])

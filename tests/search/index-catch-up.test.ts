@@ -27,9 +27,24 @@ async function withBacklog(posts: number, fn: (lib: ReturnType<typeof searchDb>,
 describe('index catch-up', () => {
   it('catches a backlog of one batch up before a query', () =>
     withBacklog(INDEX_BATCH, (lib, indexes) => {
-      indexes.beforeQuery()
+      expect(indexes.beforeQuery()).toBe(true)
       expect(searchFtsQueueSize(lib.db)).toBe(0)
       expect(searchQueueSize(lib.db)).toBe(0)
+      // Nothing queued now: the query is told it need not look for posts the word index lacks.
+      expect(indexes.beforeQuery()).toBe(false)
+      expect(indexes.beforeQuery()).toBe(false)
+      // A post written here, then one queued by another connection: each is seen by the next query.
+      lib.add('one more note on roses')
+      expect(indexes.beforeQuery()).toBe(true)
+      expect(indexes.beforeQuery()).toBe(false)
+      const other = new Database(sqliteOf(lib.db).name)
+      try {
+        other.prepare('INSERT INTO search_fts_queue(bookmark_id) SELECT max(id) FROM bookmarks').run()
+      } finally {
+        other.close()
+      }
+      expect(searchFtsQueueSize(lib.db)).toBe(1)
+      expect(indexes.beforeQuery()).toBe(true)
     }))
 
   it('leaves a longer backlog to background slices instead of holding the query, and the slices clear it', () =>
