@@ -129,7 +129,7 @@ describe('flat index', () => {
 })
 
 describe('flat index ranking by code first', () => {
-  // Thirteen times the rows re-scored (rescored(k) = 1500 here), so a row whose code is wrong is left out: N rows
+  // Ten times the rows re-scored (rescored(k) = 2000 here), so a row whose code is wrong is left out: N rows
   // facing away from q, and NEAR rows around it (all near q by code too, in another order than by cosine).
   const DIM = 32
   const N = 20_000
