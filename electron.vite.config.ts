@@ -13,6 +13,7 @@ const WORKERS = {
   'local-worker': at('./src-main/ai/providers/local-worker.ts'),
   'import-worker': at('./src-main/library/import-worker.ts'),
   'language-worker': at('./src-main/library/language-worker.ts'),
+  'vector-worker': at('./src-main/search/vector-worker.ts'),
 }
 
 /**
