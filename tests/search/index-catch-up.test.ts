@@ -8,7 +8,7 @@ import { BACKGROUND_FROM, createIndexCatchUp, INDEX_BATCH, worthMerging, type In
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
 import { searchFtsQueueSize, searchIndexQueued, searchIndexSegments, searchLexical, searchQueueSize } from '../../src-main/store/index.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
-import { searchDb } from './search-db.ts'
+import { holdWhileQueued, searchDb } from './search-db.ts'
 
 /** A library of `posts` queued posts and its catch-up, closed after `fn` whatever it does. */
 async function withBacklog(posts: number, fn: (lib: ReturnType<typeof searchDb>, indexes: IndexCatchUp) => unknown): Promise<void> {
@@ -61,10 +61,7 @@ describe('index catch-up', () => {
       indexes.kick(0)
       await new Promise((r) => setTimeout(r, 50))
       // This thread now runs no slice for 3 s; only another thread can empty the queue meanwhile.
-      const blockUntil = Date.now() + 3000
-      let seen = searchFtsQueueSize(lib.db)
-      while (Date.now() < blockUntil && seen > 0) seen = searchFtsQueueSize(lib.db)
-      expect(seen).toBe(0)
+      expect(holdWhileQueued(3000, () => searchFtsQueueSize(lib.db))).toBe(0)
       expect(searchLexical(lib.db, 'pruning', {}, 10).length).toBeGreaterThan(0)
     }))
 

@@ -27,3 +27,14 @@ export function searchDb({ dir, migrationsDir }: { dir?: string; migrationsDir?:
   }
   return { db, add, close }
 }
+
+/**
+ * Holds this thread (no event-loop turn, so none of its own slices run) for up to `ms`, looking at a
+ * queue's size until it is empty; returns the last size seen. Only another thread can empty it meanwhile.
+ */
+export function holdWhileQueued(ms: number, size: () => number): number {
+  const until = Date.now() + ms
+  let left = size()
+  while (Date.now() < until && left > 0) left = size()
+  return left
+}

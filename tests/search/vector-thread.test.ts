@@ -8,7 +8,7 @@ import { searchEmbeddingInputs, searchIndexQueued, searchQueueSize } from '../..
 import { decodeVector } from '../../src-main/store/queries/embeddings.ts'
 import { SEARCH_LOCAL_MODEL } from '../../src-main/search/embedder.ts'
 import { startVectorThread } from '../../src-main/search/vector-thread.ts'
-import { searchDb } from './search-db.ts'
+import { holdWhileQueued, searchDb } from './search-db.ts'
 
 /** Enough queued posts for the vector thread to start. */
 const POSTS = THREAD_FROM + INDEX_BATCH
@@ -37,10 +37,7 @@ describe('the vector thread', () => {
       indexes.kick(0)
       await new Promise((r) => setTimeout(r, 50))
       // This thread runs no slice for up to 5 s: only another thread can empty the queue meanwhile.
-      const blockUntil = Date.now() + 5000
-      let left = searchQueueSize(lib.db)
-      while (Date.now() < blockUntil && left > 0) left = searchQueueSize(lib.db)
-      expect(left).toBe(0)
+      expect(holdWhileQueued(5000, () => searchQueueSize(lib.db))).toBe(0)
 
       const embedder = createLocalEmbedder()
       const stored = storedVectors(lib.db)
