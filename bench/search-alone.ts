@@ -8,7 +8,7 @@
  * remembered after the warm-up. The library settles first: the word index caught up and search by meaning answering
  * with the model it will use (`use-lite-512` for a library built with `--encoder`).
  * Prints requests/s, latency percentiles, errors, and the server's CPU per search: its HTTP (main)
- * thread and the whole process (every thread), with the load average before and after.
+ * thread and the whole process (every thread), and this bench's own (the clients share the 2 cores), with the load average before and after.
  * Target (issue 14): >= 500 searches/s with p95 < 50 ms at 100,000 posts on 2 cores.
  * Usage: node bench/search-alone.ts [--db /tmp/sheaf-bench-search-100000.db] [--posts 100000] [--seconds 20]
  *        [--concurrency 16] [--warm-seconds 3] [--questions many|varied]   (SHEAF_BENCH_CPU_PROF=DIR profiles the server)
@@ -103,9 +103,11 @@ async function run(secs: number, from: number): Promise<{ answers: Answer[]; wal
 const warm = await run(Number(values['warm-seconds']), 1) // JIT, prepared statements, the query worker
 const pid = server.pid!
 const threads0 = threadCpu(pid)
-const [http0, proc0] = [cpuMs(pid, pid), cpuMs(pid)]
+const [http0, proc0, client0] = [cpuMs(pid, pid), cpuMs(pid), process.cpuUsage()]
 const { answers, wallMs } = await run(Number(values.seconds), warm.next)
 const [httpMs, procMs] = [cpuMs(pid, pid) - http0, cpuMs(pid) - proc0]
+const client = process.cpuUsage(client0)
+const clientMs = (client.user + client.system) / 1000
 // The threads that worked during the run (the scan and read threads, the encoder's, V8's, libuv's), ms per search.
 const threadsPerSearch = busyThreads(pid, threads0, answers.length)
 const rssMb = processMemoryMb(pid)
@@ -122,7 +124,7 @@ const result = {
   searches: answers.length, perSecond: Math.round(answers.length / (wallMs / 1000)),
   p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), p99: quantile(ms, 0.99), max: round2(Math.max(...ms)),
   errors: answers.filter((a) => a.status !== 200).length, firstError: answers.find((a) => a.status !== 200)?.body ?? answers.find((a) => a.error)?.error,
-  cpuMsPerSearch: { httpThread: round2(httpMs / answers.length), process: round2(procMs / answers.length) },
+  cpuMsPerSearch: { httpThread: round2(httpMs / answers.length), process: round2(procMs / answers.length), client: round2(clientMs / answers.length) },
   threadsCpuMsPerSearch: threadsPerSearch,
   httpThreadShare: round2(httpMs / wallMs), processCores: round2(procMs / wallMs), rssMb,
   loadAverage: { before: loadBefore, after: load() },
