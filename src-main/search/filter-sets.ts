@@ -1,0 +1,81 @@
+import { inTransaction, libraryStamp, searchFilteredIds, searchIndexStamp, type Db, type SearchFilter } from '../store/index.ts'
+import type { AllowedIds } from '../vectors/index.ts'
+
+/**
+ * A broad filter's posts (`last year`, `has:image`, `-benchmarks`) kept in memory while the library
+ * stands still, so a search asks each post "does it pass?" with a shift and a mask: the meaning half
+ * searches among them directly and the word half tests its walk in JS, instead of checking each
+ * search's 1,000 neighbours and 2,000 word matches against the filter in SQL. The set itself comes
+ * from searchFilteredIds, the one SQL definition of what a filter means.
+ */
+export interface PostSet extends AllowedIds {
+  /** Bytes held. */
+  readonly bytes: number
+}
+
+/** A bitmap by post id (ids are small integers: 100,000 posts take 12.5 KB). */
+export function postSetOf(ids: readonly number[]): PostSet {
+  let max = 0
+  for (const id of ids) if (id > max) max = id
+  const words = new Uint32Array((max >>> 5) + 1)
+  let size = 0
+  for (const id of ids) {
+    const bit = 1 << (id & 31)
+    if ((words[id >>> 5] & bit) === 0) size++
+    words[id >>> 5] |= bit
+  }
+  const has = (id: number): boolean => id >>> 5 < words.length && (words[id >>> 5] & (1 << (id & 31))) !== 0
+  return {
+    size,
+    bytes: words.byteLength,
+    has,
+    *[Symbol.iterator]() {
+      for (let w = 0; w < words.length; w++) for (let b = 0; b < 32; b++) if (words[w] & (1 << b)) yield w * 32 + b
+    },
+  }
+}
+
+/** Filters kept at most (a bench's shapes hold four or five; each set is maxId / 8 bytes). */
+const KEEP = 8
+/** A set whose library changed is built again no sooner than this after its last build (a job committing every few hundred ms). */
+const REBUILD_MS = 1000
+
+type Entry = { stamp: string; set: PostSet; builtAt: number }
+type Sets = { entries: Map<string, Entry>; seen: Map<boolean, string> }
+const byDb = new WeakMap<Db, Sets>()
+
+/** What the filter reads: the posts, their media and categories (libraryStamp), and for phrases and minus words the word index. */
+const usesWords = (f: SearchFilter): boolean => (f.mustMatch?.length ?? 0) > 0 || (f.mustNotMatch?.length ?? 0) > 0
+const stampOf = (db: Db, words: boolean): string => (words ? `${libraryStamp(db)}|${searchIndexStamp(db)}` : libraryStamp(db))
+
+/**
+ * The filter's posts from memory, or null: then the search checks the filter in SQL, as before. A set is
+ * used only under the stamp it was built under, so a post added or edited is found or left out at once.
+ * One is built only when the library stood still since the previous search (the same stamp) with no
+ * write transaction open: during an import the stamp moves on every slice, and a set is never built per
+ * request. The build costs one SQL read of the filter's posts (~5-40 ms at 100,000 posts).
+ */
+export function broadPosts(db: Db, filter: SearchFilter, now = performance.now()): PostSet | null {
+  let sets = byDb.get(db)
+  if (!sets) byDb.set(db, (sets = { entries: new Map(), seen: new Map() }))
+  const words = usesWords(filter)
+  const stamp = stampOf(db, words)
+  const key = JSON.stringify(filter)
+  const hit = sets.entries.get(key)
+  if (hit?.stamp === stamp) {
+    sets.entries.delete(key)
+    sets.entries.set(key, hit)
+    return hit.set
+  }
+  const steady = sets.seen.get(words) === stamp && !inTransaction(db)
+  sets.seen.set(words, stamp)
+  if (!steady || (hit && now - hit.builtAt < REBUILD_MS)) return null
+  const set = postSetOf(searchFilteredIds(db, filter))
+  sets.entries.delete(key)
+  if (sets.entries.size >= KEEP) sets.entries.delete(sets.entries.keys().next().value!)
+  sets.entries.set(key, { stamp, set, builtAt: now })
+  return set
+}
+
+/** Bytes the kept sets hold for this database (for benches). */
+export const broadPostsBytes = (db: Db): number => [...(byDb.get(db)?.entries.values() ?? [])].reduce((s, e) => s + e.set.bytes, 0)
