@@ -37,11 +37,15 @@ export function postSetOf(ids: readonly number[]): PostSet {
 
 /** Filters kept at most (a bench's shapes hold four or five; each set is maxId / 8 bytes). */
 const KEEP = 8
-/** A set whose library changed is built again no sooner than this after its last build (a job committing every few hundred ms). */
-const REBUILD_MS = 1000
+/**
+ * A set is built only once searches have seen the library's stamp stand this long: a build costs ~2 ms
+ * (dates) to ~30-60 ms (`has:image`, a minus word) of the thread at 100,000 posts, and a job or an
+ * import writing every few hundred ms would otherwise have one built after each write.
+ */
+export const STEADY_MS = 2000
 
-type Entry = { stamp: string; set: PostSet; builtAt: number }
-type Sets = { entries: Map<string, Entry>; seen: Map<boolean, string> }
+type Entry = { stamp: string; set: PostSet }
+type Sets = { entries: Map<string, Entry>; seen: Map<boolean, { stamp: string; since: number }> }
 const byDb = new WeakMap<Db, Sets>()
 
 /** What the filter reads: the posts, their media and categories (libraryStamp), and for phrases and minus words the word index. */
@@ -51,9 +55,9 @@ const stampOf = (db: Db, words: boolean): string => (words ? `${libraryStamp(db)
 /**
  * The filter's posts from memory, or null: then the search checks the filter in SQL, as before. A set is
  * used only under the stamp it was built under, so a post added or edited is found or left out at once.
- * One is built only when the library stood still since the previous search (the same stamp) with no
- * write transaction open: during an import the stamp moves on every slice, and a set is never built per
- * request. The build costs one SQL read of the filter's posts (~5-40 ms at 100,000 posts).
+ * One is built (one SQL read of the filter's posts) only when searches have seen the same stamp for
+ * STEADY_MS and no write transaction is open: during an import or a job the stamp moves on every write,
+ * and a set is never built per request. `now` is performance.now()'s clock.
  */
 export function broadPosts(db: Db, filter: SearchFilter, now = performance.now()): PostSet | null {
   let sets = byDb.get(db)
@@ -67,13 +71,13 @@ export function broadPosts(db: Db, filter: SearchFilter, now = performance.now()
     sets.entries.set(key, hit)
     return hit.set
   }
-  const steady = sets.seen.get(words) === stamp && !inTransaction(db)
-  sets.seen.set(words, stamp)
-  if (!steady || (hit && now - hit.builtAt < REBUILD_MS)) return null
+  const seen = sets.seen.get(words)
+  if (seen?.stamp !== stamp) sets.seen.set(words, { stamp, since: now })
+  if (seen?.stamp !== stamp || now - seen.since < STEADY_MS || inTransaction(db)) return null
   const set = postSetOf(searchFilteredIds(db, filter))
   sets.entries.delete(key)
   if (sets.entries.size >= KEEP) sets.entries.delete(sets.entries.keys().next().value!)
-  sets.entries.set(key, { stamp, set, builtAt: now })
+  sets.entries.set(key, { stamp, set })
   return set
 }
 

@@ -88,7 +88,8 @@ export interface PostTest {
 /**
  * searchLexical's walk with the filter's posts already in memory: the newest FILTER_WALK x `cap` matches'
  * ids alone (no join to the posts, no media probe), the newest `cap` of them that pass kept here, and
- * BM25 computed for those (`+rowid`: a filter on the walk, not an equality FTS5 would look up one id at a time).
+ * BM25 computed for those (`+rowid`: a filter on the walk, not an equality FTS5 would look up one id at a time;
+ * the LIMIT keeps the subquery whole, so equal scores come out in searchLexical's order, newest first).
  */
 function lexicalAmong(db: Db, match: string, passing: PostTest, limit: number, cap: number): Array<{ id: number; score: number }> {
   const walked = stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck()
@@ -97,8 +98,8 @@ function lexicalAmong(db: Db, match: string, passing: PostTest, limit: number, c
   for (const id of walked) if (passing.has(id) && kept.push(id) === cap) break
   if (kept.length === 0) return []
   return stmt(db, `SELECT id, score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?
-    AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC) ORDER BY score DESC LIMIT ?`)
-    .all(match, kept[kept.length - 1], idList(kept), limit) as Array<{ id: number; score: number }>
+    AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC LIMIT ?) ORDER BY score DESC LIMIT ?`)
+    .all(match, kept[kept.length - 1], idList(kept), kept.length, limit) as Array<{ id: number; score: number }>
 }
 
 /**
