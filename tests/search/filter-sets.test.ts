@@ -76,6 +76,11 @@ describe('broad filters answered from memory', () => {
     expect(broadPosts(lib.db, f, (now += STEADY_MS + 1))).toBeNull()
     write.rollback()
     expect(broadPosts(lib.db, f, now)).not.toBeNull()
+    // Asked once, a filter is left to SQL even while the library stands still; a quoted phrase always is.
+    expect(broadPosts(lib.db, understand('roses has:image').filter, (now += STEADY_MS + 1))).toBeNull()
+    const phrase = understand('"deep watering" roses').filter
+    expect(phrase.mustMatch?.length).toBe(1)
+    expect([broadPosts(lib.db, phrase, later()), broadPosts(lib.db, phrase, later())]).toEqual([null, null])
   })
 
   it('is left at once when a post is added or edited so that it passes or fails the filter', async () => {
