@@ -5,6 +5,8 @@
  * uses, one at a time. Writes one line per answer, `question`, `limit` and the response body as served,
  * to `--out`. `--compare A B` prints how many bodies are byte-identical, how far B's first ten results
  * agree with A's (`top10`: set overlap, same set, same order; A taken as the exact answers), and the first differences.
+ * `--warm`: every question asked once first, unrecorded, so what a server keeps between searches (a broad
+ * filter's posts, search/filter-sets.ts, built once the library has stood still for 2 s) answers every recorded one.
  * Run it from each version's tree (the server is that tree's src-main), then compare:
  *   node bench/search-answers.ts --db FILE --out /tmp/answers-main.jsonl   (in the other tree)
  *   node bench/search-answers.ts --db FILE --out /tmp/answers-branch.jsonl
@@ -17,7 +19,7 @@ import { benchDataDir, fillDuplicateKeys, keptAliveGet, signIn, spawnServer } fr
 import { MANY_QUESTIONS } from './search-questions.ts'
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: {
-  db: { type: 'string' }, out: { type: 'string' }, compare: { type: 'boolean', default: false },
+  db: { type: 'string' }, out: { type: 'string' }, compare: { type: 'boolean', default: false }, warm: { type: 'boolean', default: false },
 } })
 
 type Answer = { q: string; limit: number; body: string }
@@ -72,6 +74,7 @@ try {
     if (performance.now() - t0 > 180_000) throw new Error(`search by meaning did not settle on ${expected}`)
     await new Promise((res) => setTimeout(res, 500))
   }
+  if (values.warm) for (const q of MANY_QUESTIONS) await get(path(q, 10))
   const lines: string[] = []
   for (const limit of LIMITS) {
     for (const q of MANY_QUESTIONS) lines.push(JSON.stringify({ q, limit, body: (await get(path(q, limit))).body } satisfies Answer))

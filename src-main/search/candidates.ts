@@ -5,6 +5,7 @@ import {
   searchPostCount, searchQueuedMatching, type Db, type SearchFilter,
 } from '../store/index.ts'
 import { approxBm25, COSINE_FLOOR, type TermMatcher } from './evidence.ts'
+import type { PostSet } from './filter-sets.ts'
 import { phraseExpr, termExpr, type Understanding } from './query-understanding.ts'
 import type { SemanticIndex } from './semantic.ts'
 
@@ -63,9 +64,10 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
 /**
  * The word half: BM25 over the word index, plus posts not in it yet (just imported) found by a LIKE
  * pass over the queue and scored the same way. `queued` false: the search found nothing queued as it
- * began (IndexCatchUp.beforeQuery), so the queue is not counted again.
+ * began (IndexCatchUp.beforeQuery), so the queue is not counted again. `broad`: a broad filter's posts
+ * in memory (filter-sets.ts), tested in JS on the walk instead of joined in SQL.
  */
-export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null, queued = true): Candidate[] {
+export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null, queued = true, broad: PostSet | null = null): Candidate[] {
   const { match, counts, used } = lexicalMatch(db, q.matchers, q.parsed.phrases, small !== null)
   let found: Candidate[] = []
   if (match && small) {
@@ -75,7 +77,7 @@ export function lexicalCandidates(db: Db, q: Understanding, small: number[] | nu
     found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts())
   } else if (match) {
     // Under SCORE_CAP matches the cap leaves every match: no count is needed to choose it.
-    found = searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP)
+    found = searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP, broad ?? undefined)
   }
   if (!queued || searchBacklog(db, 1).words === 0) return found
   const key = JSON.stringify([unindexedWords(q), q.filter, small?.length ?? null])
@@ -96,12 +98,14 @@ function unindexedCandidates(db: Db, q: Understanding, counts: Map<string, numbe
 }
 
 /**
- * Nearest posts that pass the filter: the best 1000 checked against it (cheap for broad filters
- * such as dates or media); a narrow filter that leaves too few is searched within its own posts.
+ * Nearest posts that pass the filter: searched among the filter's posts when they are known (a narrow
+ * filter's few, a broad one's kept in memory), else the best 1000 checked against it (cheap for broad
+ * filters such as dates or media); a narrow filter that leaves too few is searched within its own posts.
  */
-function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: SearchFilter, small: number[] | null): Candidate[] {
+function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: SearchFilter, small: number[] | null, broad: PostSet | null): Candidate[] {
   if (small) return index.query(qv, CANDIDATES, new Set(small))
   if (!hasSearchFilter(filter)) return index.query(qv, CANDIDATES)
+  if (broad) return index.query(qv, CANDIDATES, broad)
   const wide = index.query(qv, WIDE)
   const kept = passing(db, filter, wide)
   if (kept.length >= 50 || wide.length < WIDE) return kept
@@ -153,8 +157,8 @@ function withoutBlank(nearest: Candidate[], blankScores: readonly Candidate[], q
  * only those close to the best match (loosely related posts sit near the floor, 0.35-0.4 by model).
  */
 export async function semanticCandidates(db: Db, index: SemanticIndex, qv: Float32Array, q: Understanding, small: number[] | null,
-  blankVector: () => Promise<Float32Array | null>): Promise<Candidate[]> {
-  let nearest = nearestPassing(db, index, qv, q.filter, small)
+  blankVector: () => Promise<Float32Array | null>, broad: PostSet | null = null): Promise<Candidate[]> {
+  let nearest = nearestPassing(db, index, qv, q.filter, small, broad)
   const blankV = index.model === LOCAL_EMBEDDING_MODEL && nearest.length ? await blankVector() : null
   if (blankV) nearest = withoutBlank(nearest, index.query(blankV, nearest.length, new Set(nearest.map((n) => n.id))), dot(qv, blankV), q.typo)
   const floor = Math.max(index.cosineFloor ?? COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)

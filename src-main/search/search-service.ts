@@ -1,9 +1,10 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
 import type { AiProvider } from '../ai/index.ts'
-import { readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
+import { hasSearchFilter, readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
 import { blankVectorOf, fuse, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate, type Fused } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { explainResults } from './explain-results.ts'
+import { broadPosts } from './filter-sets.ts'
 import { bookmarksForHits, titleOf } from './hits.ts'
 import { createIndexCatchUp } from './index-catch-up.ts'
 import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts'
@@ -128,14 +129,15 @@ export function createSearch(deps: SearchDeps): Search {
 
   const retrieve = async (q: Understanding, mode: SearchMode, queued: boolean): Promise<{ ranked: Fused[]; model: string }> => {
     const small = narrowPosts(db, q.filter)
-    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued) : []
+    const broad = small === null && hasSearchFilter(q.filter) ? broadPosts(db, q.filter) : null
+    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued, broad) : []
     let nearest: Candidate[] = []
     let model = semantic.model
     if (mode !== 'lexical' && q.matchers.length > 0) {
       try {
         const { index, qv } = await queryVector(q.semanticText)
         model = index.model
-        nearest = await semanticCandidates(db, index, qv, q, small, () => blankVector(index))
+        nearest = await semanticCandidates(db, index, qv, q, small, () => blankVector(index), broad)
         if (index.loading) q.notes.push('Search by meaning is still loading; posts it has not reached yet are found by your words only.')
       } catch (e) {
         deps.log?.warn('search: the embedding model failed; lexical results only', e)

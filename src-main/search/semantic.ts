@@ -4,7 +4,7 @@ import {
 } from '../store/index.ts'
 import type { Embedder, LocalEmbedderOptions } from './embedder.ts'
 import { inputHash, writeQueuedVectors } from './queued-vectors.ts'
-import { createFlatIndex, simdAvailable, type FlatIndex } from '../vectors/index.ts'
+import { createFlatIndex, simdAvailable, type AllowedIds, type FlatIndex } from '../vectors/index.ts'
 
 /**
  * The in-memory vector index of one embedding model, loaded once from the embeddings table and then
@@ -24,7 +24,7 @@ export interface SemanticIndex {
   catchUp(budgetMs: number, opts?: { ifFree?: boolean }): number
   /** Embeds every post lacking a current vector (batches through the embedder), then catches up. */
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
-  query(vector: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
+  query(vector: Float32Array, k: number, allowed?: AllowedIds): Array<{ id: number; score: number }>
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
   /**
    * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and

@@ -69,7 +69,7 @@ export {
 export { countEmbeddings, decodeInto, eachEmbedding, embeddingIds, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingInputs, searchEmbeddingsChanged,
-  searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion, searchExistingIds, type SearchFilter, searchFilteredIds,
+  searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion, searchExistingIds, type SearchFilter, searchFilteredIds, type PostTest,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
   searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, type SearchStoredEmbedding, searchVocabulary,

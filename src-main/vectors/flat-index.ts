@@ -16,7 +16,7 @@ export interface FlatIndex {
   upsert(id: number, vector: Float32Array): void
   remove(id: number): void
   /** Up to `k` nearest posts by cosine, best first; `allowed` restricts the candidates. */
-  search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): Array<{ id: number; score: number }>
+  search(query: Float32Array, k: number, allowed?: AllowedIds): Array<{ id: number; score: number }>
   /**
    * Lends the rows of `ids` to a reader in another thread (the related-post index), so the vectors are
    * held once. The rows held now stay as they are until every loan is given back: new posts go after
@@ -53,6 +53,16 @@ export const rescored = (k: number): number => Math.max(2000, 8 * k)
 type Hit = { id: number; score: number }
 
 /**
+ * The posts a search may return: a Set, or a filter's posts kept in memory (search/filter-sets.ts, a
+ * bitmap by id) whose `has` costs a shift and a mask.
+ */
+export interface AllowedIds {
+  readonly size: number
+  has(id: number): boolean
+  [Symbol.iterator](): Iterator<number>
+}
+
+/**
  * Bits past the last search's reach a code pass starts from: ~1.5 standard deviations of the distance
  * between random codes (17 bits at 512 dims). At 100,000 sentence vectors and 12 bits, 10% of the
  * 637 bench questions' passes for 2,000 rows were run again, 2% of those for 8,000.
@@ -74,8 +84,19 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   const pos = new Map<number, number>()
   let size = 0
   const centre = createCentre(dim)
-  /** Where the last code pass for each count of rows wanted ended (a distance in bits). */
+  /**
+   * Where the last code pass for each count of rows wanted ended (a distance in bits), apart for each
+   * kept allowed set: a filter that few posts pass reaches farther, and would send every plain search
+   * after it further than it needs (and the plain search's reach would cost the filtered one a pass again).
+   */
   const reach = new Map<number, number>()
+  const reachAmong = new WeakMap<AllowedIds, Map<number, number>>()
+  const reachOf = (allowed?: AllowedIds): Map<number, number> => {
+    if (!allowed) return reach
+    let r = reachAmong.get(allowed)
+    if (!r) reachAmong.set(allowed, (r = new Map()))
+    return r
+  }
   const slack = reachSlack(dim)
 
   /** Loans out and the rows they hold ([0, lentRows)); `loanRound` tells a loan given back after a move from one still out. */
@@ -199,7 +220,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   }
 
   /** A few allowed posts (an author's, a category's): their rows alone, one kernel call each, in row order. */
-  function nearestAmong(qs: number, k: number, allowed: ReadonlySet<number>): Hit[] {
+  function nearestAmong(qs: number, k: number, allowed: AllowedIds): Hit[] {
     const at = new Int32Array(allowed.size)
     let n = 0
     for (const id of allowed) {
@@ -216,13 +237,14 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
    * for as many rows ended, so the first chunks hand back a few hundred rows, not all of theirs; when
    * fewer than rescored(k) rows lie within it, the pass is run again from every distance (the same rows).
    */
-  function nearestByCode(qs: number, k: number, allowed?: ReadonlySet<number>): Hit[] {
+  function nearestByCode(qs: number, k: number, allowed?: AllowedIds): Hit[] {
     writeQueryCode(qs)
     const want = rescored(k)
-    const last = reach.get(want)
+    const reached = reachOf(allowed)
+    const last = reached.get(want)
     let pass = last === undefined ? null : codePass(want, Math.min(dim, last + slack), allowed)
     if (!pass?.enough) pass = codePass(want, dim, allowed)
-    reach.set(want, pass.t)
+    reached.set(want, pass.t)
     // Those within the final distance, moved to the front in row order.
     let n = 0
     for (let i = 0; i < pass.kept; i++) if (keptDists[i] <= pass.t) keptRows[n++] = keptRows[i]
@@ -233,7 +255,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
    * The rows within code distance `t` of the query (the first `kept` of keptRows, their distances in keptDists),
    * `t` lowered as the closest `want` allow.
    */
-  function codePass(want: number, t: number, allowed?: ReadonlySet<number>): { kept: number; t: number; enough: boolean } {
+  function codePass(want: number, t: number, allowed?: AllowedIds): { kept: number; t: number; enough: boolean } {
     // Counts by distance of the rows kept (every row within t when it came, so exact for distances up to t).
     const hist = new Int32Array(dim + 1)
     let kept = 0
@@ -262,7 +284,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   }
 
   /** The best k rows by cosine, taken straight from the kernel's results: most rows fall below the floor. */
-  function nearest(qs: number, k: number, allowed?: ReadonlySet<number>): Hit[] {
+  function nearest(qs: number, k: number, allowed?: AllowedIds): Hit[] {
     const best = bestK(k)
     const rowScales = scales
     const rowIds = ids

@@ -7,7 +7,7 @@
  * SQLite (`embeddings`); see docs/understanding.md#where-the-vectors-live.
  */
 export { simdAvailable } from './space.ts'
-export { createFlatIndex, type FlatIndex, type LentRows, type Loan } from './flat-index.ts'
+export { createFlatIndex, type AllowedIds, type FlatIndex, type LentRows, type Loan } from './flat-index.ts'
 export {
   buildClusteredIndex, clusteredIndexBytes, openClusteredIndex, rowsFor, writeRow,
   type ClusteredIndex, type ClusteredIndexInput, type ClusteredRows, type SharedClusteredIndex,

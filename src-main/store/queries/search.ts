@@ -61,11 +61,13 @@ const FILTER_WALK = 4
  * FTS5 walks its doclist newest first and stops there (a `rowid >=` bound found by an OFFSET first
  * cost twice as much at 100,000 posts). With a filter, the walk stops after the newest
  * FILTER_WALK x `scoreCap` matches, so a filter that few posts pass cannot make it read every match.
+ * `passing`: the filter's posts, already in memory; the same walk then tests them in JS (lexicalAmong).
  */
-export function searchLexical(db: Db, words: string, f: SearchFilter, limit: number, scoreCap = Infinity): Array<{ id: number; score: number }> {
+export function searchLexical(db: Db, words: string, f: SearchFilter, limit: number, scoreCap = Infinity, passing?: PostTest): Array<{ id: number; score: number }> {
   const { match, rest } = withoutMinusWords(words, f)
   const { clauses, params } = searchFilterSql(rest)
   const cap = Number.isFinite(scoreCap) ? scoreCap : -1
+  if (clauses.length > 0 && passing) return lexicalAmong(db, match, passing, limit, cap)
   if (clauses.length === 0) {
     return stmt(db, `SELECT id, score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
       ORDER BY score DESC LIMIT ?`).all(match, cap, limit) as Array<{ id: number; score: number }>
@@ -76,6 +78,28 @@ export function searchLexical(db: Db, words: string, f: SearchFilter, limit: num
   return stmt(db, `SELECT id, score FROM (SELECT search_fts.rowid AS id, -${BM25} AS score FROM search_fts JOIN ${BY_ID} ON b.id = search_fts.rowid
     WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND ${clauses.join(' AND ')} ORDER BY search_fts.rowid DESC LIMIT ?) ORDER BY score DESC LIMIT ?`)
     .all(match, from, ...params, cap, limit) as Array<{ id: number; score: number }>
+}
+
+/** Whether a post passes a filter, from the filter's posts kept in memory (search/filter-sets.ts, built by searchFilteredIds). */
+export interface PostTest {
+  has(id: number): boolean
+}
+
+/**
+ * searchLexical's walk with the filter's posts already in memory: the newest FILTER_WALK x `cap` matches'
+ * ids alone (no join to the posts, no media probe), the newest `cap` of them that pass kept here, and
+ * BM25 computed for those (`+rowid`: a filter on the walk, not an equality FTS5 would look up one id at a time;
+ * the LIMIT keeps the subquery whole, so equal scores come out in searchLexical's order, newest first).
+ */
+function lexicalAmong(db: Db, match: string, passing: PostTest, limit: number, cap: number): Array<{ id: number; score: number }> {
+  const walked = stmt(db, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck()
+    .all(match, cap < 0 ? -1 : FILTER_WALK * cap) as number[]
+  const kept: number[] = []
+  for (const id of walked) if (passing.has(id) && kept.push(id) === cap) break
+  if (kept.length === 0) return []
+  return stmt(db, `SELECT id, score FROM (SELECT rowid AS id, -${BM25} AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?
+    AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC LIMIT ?) ORDER BY score DESC LIMIT ?`)
+    .all(match, kept[kept.length - 1], idList(kept), kept.length, limit) as Array<{ id: number; score: number }>
 }
 
 /**
