@@ -82,6 +82,10 @@ export function createSearch(deps: SearchDeps): Search {
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
   const blankVector = blankVectorOf()
+  // The word vectors answer while no other model's cover the library: read now, as searches will need
+  // them. Otherwise they are read once something does (a provider failing back to them, the library
+  // outgrowing the encoder's vectors), the catch-up writing them meanwhile.
+  if (!encoder || !side.covers(encoder)) semantic.preload()
   indexes.kick()
   // Nothing has written yet: a library closed within a minute of its last write (a job's end) was left
   // in many b-trees, and every search cost 2-3x until the periodic look merged it a minute later.
