@@ -57,7 +57,11 @@ const QUERY_CACHE = 256
 
 /** Rows for a library of `posts`: all of them and a sixteenth more for the posts saved next. */
 export const roomFor = (posts: number): number => Math.max(4096, Math.ceil(posts * 17 / 16))
-/** Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
+/**
+ * Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). The
+ * next slice is an unref'd timer, not an unref'd setImmediate: that one wakes no idle loop, so on a
+ * server nobody used the slices ran only as other events came, and 100,000 vectors took a minute or more.
+ */
 const LOAD_SLICE = 500
 
 export { inputHash }
@@ -126,14 +130,14 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     if (!reading) {
       loaded = true
       if (again) readWritten()
-    } else setImmediate(() => {
+    } else setTimeout(() => {
       try {
         if (isOpen(db)) slice()
         else reading = false
       } catch {
         reading = false // resumed by the next use
       }
-    }).unref()
+    }, 0).unref()
   }
   const load = () => {
     started = true

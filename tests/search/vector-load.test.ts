@@ -43,6 +43,26 @@ describe('loading the stored vectors', () => {
     }
   })
 
+  it('reads its vectors without other events waking the thread (an idle server\'s)', async () => {
+    const lib = searchDb()
+    try {
+      const embedder = createLocalEmbedder()
+      const ids = Array.from({ length: 10_000 }, (_, i) => lib.add(`${TOPICS[i % TOPICS.length]}, note ${i}`))
+      transaction(lib.db, () => {
+        ids.forEach((id, i) => writeEmbedding(lib.db, { bookmarkId: id, model: embedder.model, vector: embedder.embedNow(TOPICS[i % TOPICS.length]), contentHash: 'x' }))
+      })
+      const index = createSemanticIndex({ db: lib.db, embedder, ownsQueue: false })
+      index.preload()
+      expect(index.loading).toBe(true)
+      // One timer and nothing else for the slices to run between (twenty of them).
+      await new Promise((r) => setTimeout(r, 2000))
+      expect(index.loading).toBe(false)
+      expect(index.size).toBe(ids.length)
+    } finally {
+      lib.close()
+    }
+  }, 60_000)
+
   it('searches with the sentence vectors stored for the library while they load, from those read so far and saying so, then with all of them, and reads those stored later', async () => {
     const lib = searchDb()
     const encoder = createEncoderEmbedder()
