@@ -4,15 +4,16 @@
  * (its own warm-up searches run, nothing else): the HTTP thread's and the process's CPU in the first
  * `--marks` seconds after the spawn, the RSS at each mark and the peak (VmHWM), then one search
  * (whose model, and whether it says search by meaning is still loading). Each thread's CPU over the
- * whole window, busiest first. Prints one JSON object.
- * Usage: node bench/start-cost.ts [--db /work/libs/gen100k-merged.db] [--marks 10,30]
+ * whole window, busiest first. `--search`: one search right after signing in (a user's first), whose
+ * time and model are printed too. Prints one JSON object.
+ * Usage: node bench/start-cost.ts [--db /work/libs/gen100k-merged.db] [--marks 10,30] [--search]
  */
 import { loadavg } from 'node:os'
 import { rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { BENCH_QUERIES, benchDataDir, busyThreads, cpuMs, fillDuplicateKeys, keptAliveGet, processMemoryMb, signIn, spawnServer, threadCpu } from './child-server.ts'
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: '/work/libs/gen100k-merged.db' }, marks: { type: 'string', default: '10,30' } } })
+const { values } = parseArgs({ options: { db: { type: 'string', default: '/work/libs/gen100k-merged.db' }, marks: { type: 'string', default: '10,30' }, search: { type: 'boolean', default: false } } })
 const marks = values.marks!.split(',').map(Number)
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100)
 const loadBefore = load()
@@ -26,6 +27,13 @@ const { base, cookie } = await signIn(server)
 const listeningMs = Math.round(performance.now() - spawnedAt)
 const none = threadCpu(pid)
 for (const t of none.values()) t.ms = 0
+type Answer = { semanticModel: string; understood: { notes?: string[] } }
+const ask = async () => {
+  const { ms, body } = await keptAliveGet(base, cookie)(`/api/search/ai?q=${encodeURIComponent(BENCH_QUERIES[0])}&limit=20`)
+  const a = JSON.parse(body) as Answer
+  return { ms: Math.round(ms), semanticModel: a.semanticModel, stillLoading: (a.understood.notes ?? []).some((n) => n.includes('still loading')) }
+}
+const first = values.search ? await ask() : null
 
 const at: Array<{ second: number; httpThreadMs: number; processMs: number; rssMb: number | null }> = []
 for (const second of marks) {
@@ -34,13 +42,13 @@ for (const second of marks) {
 }
 const peakMb = processMemoryMb(pid, 'VmHWM')
 const threads = busyThreads(pid, none, 1)
-const answer = JSON.parse((await keptAliveGet(base, cookie)(`/api/search/ai?q=${encodeURIComponent(BENCH_QUERIES[0])}&limit=20`)).body) as { semanticModel: string; understood: { notes?: string[] } }
+const after = await ask()
 server.kill('SIGTERM')
 await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)))
 rmSync(dataDir, { recursive: true, force: true })
 
 process.stdout.write(JSON.stringify({
   bench: 'start-cost', library: values.db, listeningMs, at, peakMb, threadsMs: threads,
-  searchAfter: { semanticModel: answer.semanticModel, stillLoading: (answer.understood.notes ?? []).some((n) => n.includes('still loading')) },
+  firstSearch: first, searchAfter: after,
   loadAverage: { before: loadBefore, after: load() },
 }, null, 2) + '\n')
