@@ -3,7 +3,8 @@
  * generated 100,000-post library with the sentence encoder's vectors), left alone after signing in
  * (its own warm-up searches run, nothing else): the HTTP thread's and the process's CPU in the first
  * `--marks` seconds after the spawn, the RSS at each mark and the peak (VmHWM), then one search
- * (whose model, and whether it says search by meaning is still loading). Each thread's CPU over the
+ * (whose model, and whether it says search by meaning is still loading) and, 3 s after it, the CPU, RSS
+ * and peak again (settled: what that search needed is loaded). Each thread's CPU over the
  * whole window, busiest first. `--search`: one search right after signing in (a user's first), whose
  * time and model are printed too. Prints one JSON object.
  * Usage: node bench/start-cost.ts [--db /work/libs/gen100k-merged.db] [--marks 10,30] [--search]
@@ -43,12 +44,15 @@ for (const second of marks) {
 const peakMb = processMemoryMb(pid, 'VmHWM')
 const threads = busyThreads(pid, none, 1)
 const after = await ask()
+// Settled as a user meets it: the search above has loaded what search by meaning answers with (the encoder's model too).
+await new Promise((r) => setTimeout(r, 3000))
+const settled = { httpThreadMs: cpuMs(pid, pid), processMs: cpuMs(pid), rssMb: processMemoryMb(pid), peakMb: processMemoryMb(pid, 'VmHWM') }
 server.kill('SIGTERM')
 await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)))
 rmSync(dataDir, { recursive: true, force: true })
 
 process.stdout.write(JSON.stringify({
   bench: 'start-cost', library: values.db, listeningMs, at, peakMb, threadsMs: threads,
-  firstSearch: first, searchAfter: after,
+  firstSearch: first, searchAfter: after, settled3sAfterIt: settled,
   loadAverage: { before: loadBefore, after: load() },
 }, null, 2) + '\n')
