@@ -106,6 +106,34 @@ describe('loading the stored vectors', () => {
     }
   }, 60_000)
 
+  it('reads the word vectors, before any search needs them, once an import outgrows the sentence vectors', async () => {
+    const lib = searchDb()
+    const encoder = createEncoderEmbedder()
+    try {
+      const vectors = await encoder.embed(TOPICS)
+      const covered = Array.from({ length: 300 }, (_, i) => lib.add(`${TOPICS[i % TOPICS.length]}, note ${i}`))
+      transaction(lib.db, () => {
+        covered.forEach((id, i) => writeEmbedding(lib.db, { bookmarkId: id, model: LOCAL_EMBEDDING_MODEL, vector: vectors[i % TOPICS.length], contentHash: 'pipeline' }))
+      })
+      const search = createSearch({ db: lib.db, encoder })
+      try {
+        // An import of three times as many posts, which the pipeline has not embedded yet.
+        for (let i = 0; i < 900; i++) lib.add(`${TOPICS[i % TOPICS.length]}, imported ${i}`)
+        expect(search.catchUp()).toBe(0)
+        search.kick()
+        await new Promise((r) => setTimeout(r, 500))
+
+        const first = await search.search('pruning roses', { limit: 10 })
+        expect(first.semanticModel).toBe(SEARCH_LOCAL_MODEL)
+        expect(first.understood.notes?.some((n) => n.includes('still loading')) ?? false).toBe(false)
+      } finally {
+        search.close()
+      }
+    } finally {
+      lib.close()
+    }
+  }, 60_000)
+
   it('reads no word vectors while the sentence vectors cover the library, but writes them, and reads them all once a search needs them', async () => {
     const lib = searchDb()
     const encoder = createEncoderEmbedder()
