@@ -1,5 +1,4 @@
 import { LOCAL_EMBEDDING_MODEL, sharedEncoderHost, type EncoderHost } from '../ai/index.ts'
-import { embedText, loadWordVectors } from '../ai/local/index.ts'
 
 /**
  * Turns texts into sentence vectors. The local one (word vectors, offline) answers at once; a
@@ -22,19 +21,7 @@ export interface Embedder {
 
 export interface LocalEmbedderOptions { resourcesDir?: string }
 
-/** Search's own vectors (post text, tags, summary, image text); distinct from the pipeline's 'sheaf-wv100'. */
-export const SEARCH_LOCAL_MODEL = 'sheaf-search-wv100'
-
-export function createLocalEmbedder({ resourcesDir }: LocalEmbedderOptions = {}): Embedder & { embedNow(text: string): Float32Array } {
-  const table = () => loadWordVectors(resourcesDir)
-  return {
-    model: SEARCH_LOCAL_MODEL,
-    local: true,
-    onThread: { resourcesDir },
-    embed: async (texts) => texts.map((t) => embedText(t, table())),
-    embedNow: (text) => embedText(text, table()),
-  }
-}
+export { createLocalEmbedder, SEARCH_LOCAL_MODEL } from './local-embedder.ts'
 
 /**
  * The sentence encoder's vectors: the pipeline stores one per analysed post; a query is encoded by

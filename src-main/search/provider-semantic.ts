@@ -1,5 +1,5 @@
 import type { AiProvider } from '../ai/index.ts'
-import { searchPostCount, type Db } from '../store/index.ts'
+import { countEmbeddings, searchPostCount, type Db } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
 
@@ -9,6 +9,8 @@ export function providerEmbedder(p: AiProvider): Embedder | null {
   const embed = p.embed.bind(p)
   return { model: p.embeddingModel, local: false, embed: async (texts, signal) => (await embed(texts, signal)).vectors }
 }
+
+interface Entry { index: SemanticIndex; running: boolean; failedAt: number; stored?: number }
 
 /** Share of the library a provider's vectors must cover before they replace the local ones. */
 const COVERAGE = 0.9
@@ -21,10 +23,10 @@ const RETRY_AFTER_MS = 60_000
  * remove (semantic.ts), but an edited post keeps its older vector until something re-embeds it. Until a model covers COVERAGE of the library, search uses the local vectors.
  */
 export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: string, e?: unknown): void } }) {
-  const byModel = new Map<string, { index: SemanticIndex; running: boolean; failedAt: number }>()
+  const byModel = new Map<string, Entry>()
   const ctl = new AbortController()
 
-  const backfill = (e: { index: SemanticIndex; running: boolean; failedAt: number }) => {
+  const backfill = (e: Entry) => {
     if (e.running || ctl.signal.aborted || performance.now() - e.failedAt < RETRY_AFTER_MS) return
     e.running = true
     e.index.backfill({ signal: ctl.signal })
@@ -35,7 +37,18 @@ export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: 
       .finally(() => { e.running = false })
   }
 
-  const entry = (embedder: Embedder) => {
+  /**
+   * Whether its vectors cover the library: those read, once read; until then those stored (counted
+   * once a load, when `reading`), so the searches of a server's first seconds answer with them, from
+   * the vectors read so far (saying so), rather than needing the word vectors loaded beside them.
+   */
+  const covers = (e: Entry, reading: boolean): boolean => {
+    if (!e.index.loading) e.stored = undefined
+    const stored = () => (reading ? (e.stored ??= countEmbeddings(db, e.index.model)) : countEmbeddings(db, e.index.model))
+    return (e.index.loading ? stored() : e.index.size) >= COVERAGE * searchPostCount(db)
+  }
+
+  const entry = (embedder: Embedder): Entry => {
     let e = byModel.get(embedder.model)
     if (!e) {
       e = { index: createSemanticIndex({ db, embedder, ownsQueue: false }), running: false, failedAt: -Infinity }
@@ -47,12 +60,13 @@ export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: 
   return {
     /** This embedder's index, however much of the library it covers. */
     indexOf: (embedder: Embedder): SemanticIndex => entry(embedder).index,
+    /** Whether this embedder's vectors cover the library (read or, while they load, stored). */
+    covers: (embedder: Embedder): boolean => covers(entry(embedder), false),
     /** The index to search with this embedder, or null while its vectors cover too little of the library. */
     ready(embedder: Embedder): SemanticIndex | null {
       const e = entry(embedder)
       e.index.preload()
-      // While its vectors load, the local ones answer (semanticModel names them), as before the pipeline embedded the library.
-      if (!e.index.loading && e.index.size >= COVERAGE * searchPostCount(db)) return e.index
+      if (covers(e, true)) return e.index
       // The pipeline fills its own model's vectors; search waits for it rather than doing the work twice.
       if (embedder.filledBy !== 'pipeline') backfill(e)
       return null

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
+// On the store's face for threads: the vector thread imports this module too.
 import {
   searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchQueueRemove, writeEmbedding, type Db, type SearchStoredEmbedding,
-} from '../store/index.ts'
+} from '../store/thread/index.ts'
 import type { Embedder } from './embedder.ts'
 
 export const inputHash = (input: string): string => createHash('sha1').update(input).digest('hex').slice(0, 16)

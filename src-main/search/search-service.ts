@@ -55,7 +55,7 @@ export interface Search {
   catchUp(budgetMs?: number): number
   /** Indexes queued new posts for words now; returns how many remain. */
   indexQueued(budgetMs?: number): number
-  /** Schedules background indexing of queued posts (e.g. right after an import). */
+  /** Schedules background indexing of queued posts (e.g. right after an import); reads the word vectors if search will now need them. */
   kick(): void
   /** The writes are over (a pipeline job ended): the word index is merged once caught up, not after a minute of quiet. */
   writesEnded(): void
@@ -83,6 +83,15 @@ export function createSearch(deps: SearchDeps): Search {
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
   const blankVector = blankVectorOf()
+  /**
+   * The word vectors answer while the encoder's do not cover the library: read at start then, and once
+   * an import outgrows them, before a search needs them. Otherwise they are read when something does (a
+   * provider failing back to them), the catch-up writing them meanwhile.
+   */
+  const wordVectorsIfNeeded = () => {
+    if (!encoder || !side.covers(encoder)) semantic.preload()
+  }
+  wordVectorsIfNeeded()
   indexes.kick()
   // Nothing has written yet: a library closed within a minute of its last write (a job's end) was left
   // in many b-trees, and every search cost 2-3x until the periodic look merged it a minute later.
@@ -197,7 +206,10 @@ export function createSearch(deps: SearchDeps): Search {
       semantic.catchUp(Infinity)
     },
     indexQueued: (budgetMs = Infinity) => indexes.indexQueued(budgetMs),
-    kick: () => indexes.kick(),
+    kick() {
+      wordVectorsIfNeeded()
+      indexes.kick()
+    },
     writesEnded: () => indexes.writesEnded(),
     vectorsOf: async (model) => (encoder?.model === model ? side.indexOf(encoder).current() : null),
     get simd() {

@@ -29,10 +29,13 @@ export interface SemanticIndex {
   /**
    * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and
    * answers from the vectors read so far). A side index (no queue of its own) also reads, here, the
-   * vectors written or removed since its last pass (embeddings.seq and embedding_removals).
+   * vectors written or removed since its last pass (embeddings.seq and embedding_removals). Nothing
+   * else starts it: catchUp() writes the queued posts' vectors to the table, and holds them in memory
+   * only once the index has started reading (the word vectors of a library the sentence encoder
+   * covers are never read).
    */
   preload(): void
-  /** True until every vector stored when the index was first used has been read. */
+  /** True until every vector stored when the index was first used has been read (and before it is used). */
   readonly loading: boolean
   /**
    * Reads the vectors written or removed since its last pass by another connection (the vector
@@ -54,7 +57,11 @@ const QUERY_CACHE = 256
 
 /** Rows for a library of `posts`: all of them and a sixteenth more for the posts saved next. */
 export const roomFor = (posts: number): number => Math.max(4096, Math.ceil(posts * 17 / 16))
-/** Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). */
+/**
+ * Vectors read per turn of the event loop while an index loads (at most ~1 MB of 512-dim vectors). The
+ * next slice is an unref'd timer, not an unref'd setImmediate: that one wakes no idle loop, so on a
+ * server nobody used the slices ran only as other events came, and 100,000 vectors took a minute or more.
+ */
 const LOAD_SLICE = 500
 
 export { inputHash }
@@ -90,6 +97,8 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
   let pass: { to: number; after: { seq: number; row: number } } | null = null
   let reading = false
   let loaded = false
+  /** Something has needed the vectors in memory (preload, query, backfill): until then none are held. */
+  let started = false
   /** readWritten() was called during a pass: read again when it ends. */
   let again = false
   /**
@@ -121,36 +130,38 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
     if (!reading) {
       loaded = true
       if (again) readWritten()
-    } else setImmediate(() => {
+    } else setTimeout(() => {
       try {
         if (isOpen(db)) slice()
         else reading = false
       } catch {
         reading = false // resumed by the next use
       }
-    }).unref()
+    }, 0).unref()
   }
   const load = () => {
+    started = true
     if (reading || (loaded && !(follows && searchEmbeddingVersion(db) > readTo))) return
     if (dim) ensure(dim)
     slice()
   }
   function readWritten() {
     again = reading
-    if (isOpen(db)) load()
+    // Not started: its first pass will read them.
+    if (started && isOpen(db)) load()
   }
 
   /** Brings these posts' vectors up to date and removes deleted posts from memory (inside the caller's write transaction). */
   const refresh = (ids: number[]) => {
     const { dead, current, written, missing: later } = writeQueuedVectors(db, embedder, ids)
     for (const id of dead) { index?.remove(id); missing.delete(id) }
-    for (const have of current) { ensure(have.dim).upsert(have.bookmarkId, toFloat(have)); missing.delete(have.bookmarkId) }
+    for (const have of current) missing.delete(have.bookmarkId)
+    for (const { id } of later) missing.add(id)
+    if (!started) return
+    for (const have of current) ensure(have.dim).upsert(have.bookmarkId, toFloat(have))
     for (const { id, vector } of written) ensure(vector.length).upsert(id, vector)
     // Keep a stale remote vector until the new one arrives: close beats absent.
-    for (const { id, stale } of later) {
-      if (stale) ensure(stale.dim).upsert(id, toFloat(stale))
-      missing.add(id)
-    }
+    for (const { id, stale } of later) if (stale) ensure(stale.dim).upsert(id, toFloat(stale))
   }
 
   /**
@@ -168,7 +179,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
   }
 
   const catchUp = (budgetMs: number, { ifFree = false } = {}): number => {
-    load()
+    if (started) load()
     const until = performance.now() + budgetMs
     for (;;) {
       const step = refreshBatch(ifFree)
@@ -206,6 +217,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       if (ownsQueue) catchUp(Infinity)
       else load()
       if (embedder.embedNow || embedder.filledBy === 'pipeline') return { embedded: 0 }
+      load()
       for (const id of searchIdsWithoutEmbedding(db, embedder.model)) missing.add(id)
       let embedded = 0
       while (missing.size > 0) {

@@ -1,12 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { lowerThreadPriority } from '../background/index.ts'
-import { attachDatabase, detachDatabase, searchQueuePeek, transaction } from '../store/index.ts'
-import { createLocalEmbedder, type LocalEmbedderOptions } from './embedder.ts'
+import { attachDatabase, detachDatabase, searchQueuePeek, transaction } from '../store/thread/index.ts'
+import type { LocalEmbedderOptions } from './embedder.ts'
+import { createLocalEmbedder } from './local-embedder.ts'
 import { embedInputs, writeQueuedVectors } from './queued-vectors.ts'
 import type { FromVectorThread, ToVectorThread } from './vector-thread.ts'
 
 // The vector thread's entry (see vector-thread.ts): empties search_queue on its own connection, a batch
-// per write transaction, the vectors computed before the transaction takes the lock.
+// per write transaction, the vectors computed before the transaction takes the lock. It imports only
+// what it runs (the store's face for threads, the word vectors): each module is compiled again here.
 
 const { file, embedder: options, batch, pauseMs } = workerData as { file: string; embedder: LocalEmbedderOptions; batch: number; pauseMs: number }
 const port = parentPort!

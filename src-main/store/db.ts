@@ -5,19 +5,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkpointInBackground, stopMaintenance } from './maintenance.ts'
+import { applyPragmas, sqliteOf, stmt, type Db } from './connection.ts'
 import * as schema from './schema.ts'
 
 /** The driver's handle (drizzle over better-sqlite3): only src-main/store/ sees it. */
 export type Connection = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
 
-declare const opened: unique symbol
-/** An open library database. Opaque outside the store: only the store's own functions look inside. */
-export type Db = { readonly [opened]: true }
-
 export const connection = (db: Db): Connection => db as unknown as Connection
 
-/** The SQLite connection itself, for tests and benches that check what landed on disk (no face exports it). */
-export const sqliteOf = (db: Db): Database.Database => connection(db).$client
+export { attachDatabase, detachDatabase, type Db, idList, sqliteOf, stmt, transaction } from './connection.ts'
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle')
 const KEEP_BACKUPS = 3
@@ -49,33 +45,8 @@ export const databaseFile = (db: Db): string | null => {
   return file && file !== ':memory:' ? file : null
 }
 
-/**
- * A second connection to a library another connection opened (and migrated), for a worker thread:
- * no migrations, a small page cache, and no checkpoints of its own (the maintenance thread copies the
- * WAL). Its writes wait for the lock in SQLite's busy handler, on the worker's own thread.
- */
-export function attachDatabase(file: string): Db {
-  const client = new Database(file, { fileMustExist: true })
-  applyPragmas(client)
-  client.pragma('cache_size = -2048')
-  client.pragma('wal_autocheckpoint = 0')
-  return drizzle(client, { schema }) as unknown as Db
-}
-
-/** Closes a connection attachDatabase made. */
-export function detachDatabase(db: Db): void {
-  sqliteOf(db).close()
-}
-
 /** A write transaction is open on the connection (an import holds one across awaits). */
 export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
-
-/**
- * Runs `fn` in one SQLite transaction (all or nothing). IMMEDIATE: it takes the write lock at BEGIN,
- * waiting its busy time-out for it, since the maintenance thread also writes (the word index): a
- * deferred one that read first would fail at once with SQLITE_BUSY if that thread committed meanwhile.
- */
-export const transaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).immediate()
 
 /** Reads in one snapshot. DEFERRED: it never takes the write lock, so it never waits for another writer. */
 export const readTransaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).deferred()
@@ -99,19 +70,6 @@ export function transactionIfFree<T>(db: Db, fn: () => T): { value: T } | null {
   } finally {
     stmt(db, `PRAGMA busy_timeout = ${Number(timeout)}`).get()
   }
-}
-
-function applyPragmas(client: Database.Database): void {
-  client.pragma('journal_mode = WAL')
-  client.pragma('synchronous = NORMAL')
-  client.pragma('foreign_keys = ON')
-  client.pragma('busy_timeout = 5000')
-  // Memory: mapped pages count toward the process's resident size, and a 100,000-post library's file
-  // outgrows any map worth keeping; 16 MB of page cache holds the indexes the hot reads walk (the
-  // operating system's file cache holds the rest; 32 MB added 16 MB to the server's peak).
-  client.pragma('cache_size = -16384')
-  client.pragma('temp_store = MEMORY')
-  client.pragma('mmap_size = 0')
 }
 
 function pendingMigrations(client: Database.Database, migrationsDir: string): number {
@@ -148,20 +106,6 @@ export function closeDatabase(db: Db): void {
     client.close()
   }
 }
-
-const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>()
-
-/** A prepared statement, compiled once per connection and reused (the hot paths run thousands of times). */
-export function stmt(db: Db, sql: string): Database.Statement {
-  let byText = cache.get(sqliteOf(db))
-  if (!byText) cache.set(sqliteOf(db), (byText = new Map()))
-  let s = byText.get(sql)
-  if (!s) byText.set(sql, (s = sqliteOf(db).prepare(sql)))
-  return s
-}
-
-/** Binds an id list as one JSON parameter, so `IN (SELECT value FROM json_each(?))` statements stay cacheable. */
-export const idList = (ids: readonly number[]): string => JSON.stringify(ids)
 
 /** Changes on this connection plus commits by other connections: a cheap "has anything changed" stamp. */
 export function dataStamp(db: Db): string {

@@ -6,7 +6,7 @@
  * own. `Db` is opaque outside the store.
  */
 export {
-  attachDatabase, checkpointOffThread, closeDatabase, databaseFile, dataStamp, type Db, detachDatabase, inTransaction, isOpen, libraryStamp, MIGRATIONS_DIR, openDatabase, type OpenDatabaseOptions,
+  checkpointOffThread, closeDatabase, databaseFile, dataStamp, type Db, inTransaction, isOpen, libraryStamp, MIGRATIONS_DIR, openDatabase, type OpenDatabaseOptions,
   readTransaction, transaction, transactionIfFree,
 } from './db.ts'
 export {
@@ -68,9 +68,12 @@ export {
 } from './queries/jobs.ts'
 export { countEmbeddings, decodeInto, eachEmbedding, embeddingIds, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'
 export {
-  categoryForSearch, hasSearchFilter, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingInputs, searchEmbeddingsChanged,
-  searchEmbeddingsFor, searchEmbeddingsRemoved, searchEmbeddingVersion, searchExistingIds, type SearchFilter, searchFilteredIds, type PostTest,
+  categoryForSearch, hasSearchFilter, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingsChanged,
+  searchEmbeddingsRemoved, searchEmbeddingVersion, type SearchFilter, searchFilteredIds, type PostTest,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
   searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
-  searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, type SearchStoredEmbedding, searchVocabulary,
+  searchQueueSize, searchQuick, searchReindexRows, searchVocabulary,
 } from './queries/search.ts'
+export {
+  searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchQueuePeek, searchQueueRemove, type SearchStoredEmbedding,
+} from './queries/vector-queue.ts'

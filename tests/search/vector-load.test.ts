@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { LOCAL_EMBEDDING_MODEL } from '../../src-main/ai/index.ts'
-import { createEncoderEmbedder } from '../../src-main/search/embedder.ts'
+import type { SearchResponse } from '../../src-shared/schemas/search.ts'
+import { createEncoderEmbedder, SEARCH_LOCAL_MODEL, type Embedder } from '../../src-main/search/embedder.ts'
 import { createLocalEmbedder, createSearch } from '../../src-main/search/index.ts'
 import { createSemanticIndex, inputHash } from '../../src-main/search/semantic.ts'
-import { writeEmbedding, transaction } from '../../src-main/store/index.ts'
+import { countEmbeddings, writeEmbedding, transaction } from '../../src-main/store/index.ts'
 import { searchDb } from './search-db.ts'
 
 const TOPICS = ['pruning roses in early spring', 'tuning sqlite indexes for reads', 'espresso grind size and pressure',
@@ -21,6 +22,8 @@ describe('loading the stored vectors', () => {
     try {
       for (let i = 0; i < 3000; i++) lib.add(`${TOPICS[i % TOPICS.length]}, note ${i}`)
       const writer = createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() })
+      // Held in memory as they are written (else the catch-up writes them to the table only).
+      writer.preload()
       writer.catchUp(Infinity)
       expect(writer.size).toBe(3000)
 
@@ -40,7 +43,27 @@ describe('loading the stored vectors', () => {
     }
   })
 
-  it('searches with the word vectors while the sentence vectors load, saying so by the model it names, then with the sentence vectors, and reads those stored later', async () => {
+  it('reads its vectors without other events waking the thread (an idle server\'s)', async () => {
+    const lib = searchDb()
+    try {
+      const embedder = createLocalEmbedder()
+      const ids = Array.from({ length: 10_000 }, (_, i) => lib.add(`${TOPICS[i % TOPICS.length]}, note ${i}`))
+      transaction(lib.db, () => {
+        ids.forEach((id, i) => writeEmbedding(lib.db, { bookmarkId: id, model: embedder.model, vector: embedder.embedNow(TOPICS[i % TOPICS.length]), contentHash: 'x' }))
+      })
+      const index = createSemanticIndex({ db: lib.db, embedder, ownsQueue: false })
+      index.preload()
+      expect(index.loading).toBe(true)
+      // One timer and nothing else for the slices to run between (twenty of them).
+      await new Promise((r) => setTimeout(r, 2000))
+      expect(index.loading).toBe(false)
+      expect(index.size).toBe(ids.length)
+    } finally {
+      lib.close()
+    }
+  }, 60_000)
+
+  it('searches with the sentence vectors stored for the library while they load, from those read so far and saying so, then with all of them, and reads those stored later', async () => {
     const lib = searchDb()
     const encoder = createEncoderEmbedder()
     const search = createSearch({ db: lib.db, encoder })
@@ -59,11 +82,15 @@ describe('loading the stored vectors', () => {
       search.indexQueued()
       search.catchUp()
 
+      const loading = (r: SearchResponse) => r.understood.notes?.some((n) => n.includes('still loading')) ?? false
       const first = await search.search('baby sleep', { limit: 3 })
-      expect(first.semanticModel).toBe('sheaf-search-wv100')
+      expect(first.semanticModel).toBe(LOCAL_EMBEDDING_MODEL)
+      expect(loading(first)).toBe(true)
+      expect(first.results[0]?.bookmark.text).not.toBe(target)
 
       let last = first
-      await until(async () => (last = await search.search('baby sleep', { limit: 3 })).semanticModel === LOCAL_EMBEDDING_MODEL)
+      await until(async () => !loading(last = await search.search('baby sleep', { limit: 3 })))
+      expect(loading(last)).toBe(false)
       expect(last.semanticModel).toBe(LOCAL_EMBEDDING_MODEL)
       expect(last.results[0]?.bookmark.text).toBe(target)
 
@@ -75,6 +102,77 @@ describe('loading the stored vectors', () => {
       expect(last.results.map((r) => r.bookmark.text)).toContain(later)
     } finally {
       search.close()
+      lib.close()
+    }
+  }, 60_000)
+
+  it('reads the word vectors, before any search needs them, once an import outgrows the sentence vectors', async () => {
+    const lib = searchDb()
+    const encoder = createEncoderEmbedder()
+    try {
+      const vectors = await encoder.embed(TOPICS)
+      const covered = Array.from({ length: 300 }, (_, i) => lib.add(`${TOPICS[i % TOPICS.length]}, note ${i}`))
+      transaction(lib.db, () => {
+        covered.forEach((id, i) => writeEmbedding(lib.db, { bookmarkId: id, model: LOCAL_EMBEDDING_MODEL, vector: vectors[i % TOPICS.length], contentHash: 'pipeline' }))
+      })
+      const search = createSearch({ db: lib.db, encoder })
+      try {
+        // An import of three times as many posts, which the pipeline has not embedded yet.
+        for (let i = 0; i < 900; i++) lib.add(`${TOPICS[i % TOPICS.length]}, imported ${i}`)
+        expect(search.catchUp()).toBe(0)
+        search.kick()
+        await new Promise((r) => setTimeout(r, 500))
+
+        const first = await search.search('pruning roses', { limit: 10 })
+        expect(first.semanticModel).toBe(SEARCH_LOCAL_MODEL)
+        expect(first.understood.notes?.some((n) => n.includes('still loading')) ?? false).toBe(false)
+      } finally {
+        search.close()
+      }
+    } finally {
+      lib.close()
+    }
+  }, 60_000)
+
+  it('reads no word vectors while the sentence vectors cover the library, but writes them, and reads them all once a search needs them', async () => {
+    const lib = searchDb()
+    const encoder = createEncoderEmbedder()
+    // A provider whose stored vectors cover the library but which fails to embed the question: search falls back to the word vectors.
+    const provider: Embedder = { model: 'remote-test-model', local: false, embed: () => Promise.reject(new Error('provider down')) }
+    const warned: string[] = []
+    try {
+      const vectors = await encoder.embed(TOPICS)
+      const ids = Array.from({ length: 1500 }, (_, i) => lib.add(`${TOPICS[i % TOPICS.length]}, note ${i}`))
+      transaction(lib.db, () => {
+        ids.forEach((id, i) => {
+          for (const model of [LOCAL_EMBEDDING_MODEL, provider.model]) writeEmbedding(lib.db, { bookmarkId: id, model, vector: vectors[i % TOPICS.length], contentHash: 'pipeline' })
+        })
+      })
+      const search = createSearch({ db: lib.db, encoder, providerEmbedder: async () => provider, log: { warn: (m) => void warned.push(m) } })
+      try {
+        // The posts' word vectors are written (the fallback stays complete) and the server's start has had its turns.
+        search.indexQueued()
+        expect(search.catchUp()).toBe(0)
+        expect(countEmbeddings(lib.db, SEARCH_LOCAL_MODEL)).toBe(ids.length)
+        await new Promise((r) => setTimeout(r, 200))
+
+        const loading = (r: SearchResponse) => r.understood.notes?.some((n) => n.includes('still loading')) ?? false
+        const first = await search.search('pruning roses', { limit: 10 })
+        expect(warned.some((w) => w.includes('could not embed the query'))).toBe(true)
+        expect(first.semanticModel).toBe(SEARCH_LOCAL_MODEL)
+        // Read only now, from the first slice on: the search says so and answers from what is read.
+        expect(loading(first)).toBe(true)
+        expect(first.results.length).toBeGreaterThan(0)
+
+        let last = first
+        await until(async () => !loading(last = await search.search('pruning roses', { limit: 10 })))
+        expect(loading(last)).toBe(false)
+        expect(last.semanticModel).toBe(SEARCH_LOCAL_MODEL)
+        expect(last.results.map((r) => r.bookmark.text).every((t) => t.startsWith(TOPICS[0]))).toBe(true)
+      } finally {
+        search.close()
+      }
+    } finally {
       lib.close()
     }
   }, 60_000)

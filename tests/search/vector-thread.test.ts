@@ -38,6 +38,9 @@ describe('the vector thread', () => {
       await new Promise((r) => setTimeout(r, 50))
       // This thread runs no slice for up to 5 s: only another thread can empty the queue meanwhile.
       expect(holdWhileQueued(5000, () => searchQueueSize(lib.db))).toBe(0)
+      // Nothing has searched with them: the index in memory has read none of them.
+      await new Promise((r) => setTimeout(r, 100))
+      expect(semantic.size).toBe(0)
 
       const embedder = createLocalEmbedder()
       const stored = storedVectors(lib.db)
@@ -58,6 +61,7 @@ describe('the vector thread', () => {
     const semantic = createSemanticIndex({ db: lib.db, embedder })
     const indexes = createIndexCatchUp({ db: lib.db, semantic })
     try {
+      semantic.preload()
       indexes.kick(0)
       await until(() => searchQueueSize(lib.db) === 0 && semantic.size === POSTS)
       expect(semantic.size).toBe(POSTS)

@@ -1,4 +1,4 @@
-import { idList, stmt, type Db } from '../db.ts'
+import { idList, stmt, type Db } from '../connection.ts'
 
 /**
  * Sentence vectors are stored little-endian; float32 unless `encoding` says int8. Every write takes the

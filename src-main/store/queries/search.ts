@@ -1,6 +1,7 @@
 import { idList, libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
 import { maintainInBackground } from '../maintenance.ts'
-import type { BookmarkRow, CategoryRow, EmbeddingRow, MediaRow, ThreadColumns } from '../schema.ts'
+import type { BookmarkRow, CategoryRow, MediaRow, ThreadColumns } from '../schema.ts'
+import type { SearchStoredEmbedding } from './vector-queue.ts'
 import { filterClauses } from './bookmark-filter.ts'
 
 /**
@@ -282,25 +283,7 @@ export function searchReindexRows(db: Db, ids: readonly number[]): void {
 
 // --- the embedding queue and vectors -------------------------------------------------------------
 
-export const searchQueuePeek = (db: Db, limit: number): number[] =>
-  stmt(db, 'SELECT bookmark_id FROM search_queue LIMIT ?').pluck().all(limit) as number[]
-
-export const searchQueueRemove = (db: Db, ids: readonly number[]): void => {
-  stmt(db, 'DELETE FROM search_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))').run(idList(ids))
-}
-
 export const searchQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_queue').pluck().get() as number
-
-/** The text a post's sentence vector is made from: its words, tags, summary and some image text. */
-export const searchEmbeddingInputs = (db: Db, ids: readonly number[]): Array<{ id: number; input: string }> =>
-  ids.length === 0 ? [] : stmt(db, `SELECT d.id, concat_ws(' ', d.text, d.tags, d.summary, substr(d.ocr, 1, 400)) AS input
-    FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as Array<{ id: number; input: string }>
-
-export type SearchStoredEmbedding = Pick<EmbeddingRow, 'bookmarkId' | 'dim' | 'encoding' | 'vector' | 'contentHash'>
-
-export const searchEmbeddingsFor = (db: Db, model: string, ids: readonly number[]): SearchStoredEmbedding[] =>
-  ids.length === 0 ? [] : stmt(db, `SELECT bookmark_id AS bookmarkId, dim, encoding, vector, content_hash AS contentHash
-    FROM embeddings WHERE model = ? AND bookmark_id IN (SELECT value FROM json_each(?))`).all(model, idList(ids)) as SearchStoredEmbedding[]
 
 /** The count of vector writes and removals (embedding_version): when it moves, an index has something to read. */
 export const searchEmbeddingVersion = (db: Db): number => stmt(db, 'SELECT n FROM embedding_version WHERE id = 1').pluck().get() as number
@@ -317,9 +300,6 @@ export const searchEmbeddingsChanged = (db: Db, model: string, after: { seq: num
 /** Posts whose vector of this model was removed after seq `after` and up to `to`. */
 export const searchEmbeddingsRemoved = (db: Db, model: string, after: number, to: number): number[] =>
   stmt(db, 'SELECT bookmark_id FROM embedding_removals WHERE model = ? AND seq > ? AND seq <= ?').pluck().all(model, after, to) as number[]
-
-export const searchExistingIds = (db: Db, ids: readonly number[]): number[] =>
-  stmt(db, 'SELECT id FROM bookmarks WHERE id IN (SELECT value FROM json_each(?))').pluck().all(idList(ids)) as number[]
 
 // --- categories and result rows -------------------------------------------------------------------
 
