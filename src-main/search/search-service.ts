@@ -10,6 +10,7 @@ import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts
 import { createQueryUnderstanding, quickExpr, type Understanding } from './query-understanding.ts'
 import { applyOrder, providerReranker, runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
+import { createWordMemory } from './word-memory-keeper.ts'
 import type { FlatIndex } from '../vectors/index.ts'
 
 export interface SearchDeps {
@@ -81,11 +82,13 @@ export function createSearch(deps: SearchDeps): Search {
   const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
+  const words = createWordMemory({ db, log: deps.log })
   const blankVector = blankVectorOf()
   indexes.kick()
   // Nothing has written yet: a library closed within a minute of its last write (a job's end) was left
   // in many b-trees, and every search cost 2-3x until the periodic look merged it a minute later.
   indexes.writesEnded()
+  words.writesEnded()
 
   /**
    * The best vector index that covers the library: the provider's embedding model when configured and
@@ -128,7 +131,7 @@ export function createSearch(deps: SearchDeps): Search {
 
   const retrieve = async (q: Understanding, mode: SearchMode, queued: boolean): Promise<{ ranked: Fused[]; model: string }> => {
     const small = narrowPosts(db, q.filter)
-    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued) : []
+    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued, words.current()) : []
     let nearest: Candidate[] = []
     let model = semantic.model
     if (mode !== 'lexical' && q.matchers.length > 0) {
@@ -196,7 +199,10 @@ export function createSearch(deps: SearchDeps): Search {
     },
     indexQueued: (budgetMs = Infinity) => indexes.indexQueued(budgetMs),
     kick: () => indexes.kick(),
-    writesEnded: () => indexes.writesEnded(),
+    writesEnded: () => {
+      indexes.writesEnded()
+      words.writesEnded()
+    },
     vectorsOf: async (model) => (encoder?.model === model ? side.indexOf(encoder).current() : null),
     get simd() {
       return semantic.simd
@@ -205,6 +211,7 @@ export function createSearch(deps: SearchDeps): Search {
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
     close() {
       indexes.close()
+      words.close()
       side.close()
     },
   }

@@ -74,3 +74,4 @@ export {
   searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueuePeek, searchQueueRemove, searchQueueSize, searchQuick, searchReindexRows, type SearchStoredEmbedding, searchVocabulary,
 } from './queries/search.ts'
+export { openWordTokenizer, readWordIndex, type WordIndexReader } from './queries/word-memory.ts'
