@@ -34,7 +34,7 @@ export interface SearchDeps {
   rerankCandidates?: number
   /** Off in benchmarks that measure the halves alone. */
   mode?: SearchMode
-  log?: { warn(msg: string, e?: unknown): void }
+  log?: { warn(msg: string, e?: unknown): void; info?(msg: string): void }
 }
 
 export type SearchMode = 'fused' | 'lexical' | 'semantic'

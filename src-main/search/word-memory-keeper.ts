@@ -52,7 +52,7 @@ type Spec = { token: string; prefix: boolean }
 const EXPR = /^"((?:[^"]|"")*)"(\*?)$/
 
 export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_MS }: {
-  db: Db; log?: { warn(msg: string, e?: unknown): void }; quietMs?: number; endedMs?: number
+  db: Db; log?: { warn(msg: string, e?: unknown): void; info?(msg: string): void }; quietMs?: number; endedMs?: number
 }): WordMemory {
   const file = databaseFile(db)
   let index: WordIndex | null = null
@@ -91,6 +91,7 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
 
   const build = () => {
     building = true
+    const t0 = performance.now()
     buildOnThread(file!).then((arrays) => {
       building = false
       if (closed) return
@@ -98,6 +99,7 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
       index = openWordIndex(arrays)
       search = searchOf(index)
       built++
+      log?.info?.(`search: the word index read into memory (${(index.bytes / 1e6).toFixed(1)} MB, ${Math.round(performance.now() - t0)} ms)`)
     }, (e: unknown) => {
       building = false
       failures++
