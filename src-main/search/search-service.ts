@@ -66,6 +66,8 @@ export interface Search {
   vectorsOf(model: string): Promise<FlatIndex | null>
   /** The vector scan runs in WebAssembly SIMD (false: the plain JS fallback). */
   readonly simd: boolean
+  /** The word index in memory (word-memory-keeper.ts): copies read so far, and the bytes the current one holds. */
+  readonly words: { readonly built: number; readonly bytes: number }
   close(): void
 }
 
@@ -207,6 +209,7 @@ export function createSearch(deps: SearchDeps): Search {
     get simd() {
       return semantic.simd
     },
+    words,
     backfillEmbeddings: (opts) => semantic.backfill(opts),
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
     close() {
