@@ -39,8 +39,9 @@ const KEEP_EXPRS = 4096
 
 /**
  * Its garbage is a row at a time (4.3 million token rows at 100,000 posts): a 2 MB young generation kept
- * the process's peak at +64-70 MB against +120 MB with V8's default, and what stayed after the thread
- * ended (the arrays' 9.4 MB included) at +5-12 MB against +27 MB, for the same CPU (bench/word-memory.ts).
+ * the process's peak during a build at +64-71 MB against +117-121 MB with V8's default, and what stayed
+ * once the thread had ended at +25-34 MB against +39 MB (the arrays' 9.4 MB included; the rest is freed
+ * memory glibc keeps: a thread that only reads FTS5's instance table leaves +14 MB), for the same CPU.
  */
 const LIMITS = { maxYoungGenerationSizeMb: 2 }
 
