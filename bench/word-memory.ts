@@ -5,9 +5,11 @@
  * kept once the arrays are adopted, the arrays' bytes by part; then the word half's statements against
  * memory, CPU ms a call over `--rounds` calls: FTS5's searchLexical (newest 500 scored by bm25()) and
  * searchMatchCount, and the same answers from memory (asserted equal, ids and scores).
- * Usage: node bench/word-memory.ts --db FILE [--rounds 40]
+ * Run with --expose-gc: RSS is taken after a GC and a second's settle, before and 4 s after the build;
+ * the peak is the high-water mark from the build's start (/proc/self/clear_refs).
+ * Usage: node --expose-gc bench/word-memory.ts --db FILE [--rounds 40]
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { buildOnThread } from '../src-main/search/word-memory-keeper.ts'
@@ -25,7 +27,13 @@ const cpuMs = () => {
 }
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d
 
+const settle = async (ms: number) => {
+  await new Promise((r) => setTimeout(r, ms))
+  global.gc?.()
+}
+await settle(1000)
 const rssBefore = statusMb('VmRSS:')
+writeFileSync('/proc/self/clear_refs', '5')
 const c0 = cpuMs()
 const t0 = performance.now()
 const arrays = await buildOnThread(values.db)
@@ -33,12 +41,11 @@ const buildMs = performance.now() - t0
 const buildCpuMs = cpuMs() - c0
 const index = openWordIndex(arrays)
 const rssAdopted = statusMb('VmRSS:')
-// The worker's own memory (its isolate, its connection's cache, its young generation) is given back as it ends.
-await new Promise((r) => setTimeout(r, 3000))
-global.gc?.()
+await settle(3000)
+await settle(1000)
 const build = {
   wallMs: Math.round(buildMs), processCpuMs: Math.round(buildCpuMs), rssBeforeMb: round(rssBefore, 1), peakRssMb: round(statusMb('VmHWM:'), 1),
-  rssAdoptedMb: round(rssAdopted, 1), rssAfter3sMb: round(statusMb('VmRSS:'), 1), bytes: index.bytes, terms: arrays.docCounts.length, posts: arrays.rowids.length,
+  rssAdoptedMb: round(rssAdopted, 1), rssAfter4sMb: round(statusMb('VmRSS:'), 1), keptMb: round(statusMb('VmRSS:') - rssBefore, 1), bytes: index.bytes, terms: arrays.docCounts.length, posts: arrays.rowids.length,
   postings: arrays.docCounts.reduce((s, n) => s + n, 0), profiles: arrays.profiles.length / arrays.weights.length,
   bytesByPart: Object.fromEntries(Object.entries(arrays).filter(([, v]) => ArrayBuffer.isView(v)).map(([k, v]) => [k, (v as Uint8Array).byteLength])),
 }
