@@ -111,8 +111,9 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
     }, (e: unknown) => {
       building = false
       failures++
+      if (closed) return
       log?.warn('search: could not read the word index into memory; searching it in SQLite', e)
-      if (!closed) due()
+      due()
     })
   }
 
