@@ -95,6 +95,8 @@ const cpu = () => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
 }
+// The word index in memory, where the tree has one (read on its own thread once the library is quiet).
+while (search.words?.built === 0) await new Promise((r) => setTimeout(r, 200))
 for (const q of QUERIES) await search.search(q, { limit: 10 })
 
 const session = new Session()

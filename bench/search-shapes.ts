@@ -36,6 +36,8 @@ for (;;) {
   if (r.semanticModel === 'use-lite-512' && !JSON.stringify(r).includes('still loading')) break
   await new Promise((r) => setTimeout(r, 200))
 }
+// The word index in memory, where the tree has one (read on its own thread once the library is quiet).
+while (search.words?.built === 0) await new Promise((r) => setTimeout(r, 200))
 for (const q of MANY_QUESTIONS) await search.search(q, { limit: 10 })
 
 const groups = new Map<string, string[]>()

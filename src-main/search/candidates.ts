@@ -8,6 +8,10 @@ import { approxBm25, COSINE_FLOOR, type TermMatcher } from './evidence.ts'
 import type { PostSet } from './filter-sets.ts'
 import { phraseExpr, termExpr, type Understanding } from './query-understanding.ts'
 import type { SemanticIndex } from './semantic.ts'
+import type { WordSearch } from './word-memory-keeper.ts'
+
+/** What a search holds in memory for the word half (either may be null: then SQL answers). */
+export type InMemory = { broad?: PostSet | null; words?: WordSearch | null }
 
 /**
  * Candidate retrieval: the posts each half of a search proposes, best first (the word half by BM25, the
@@ -39,10 +43,11 @@ export function narrowPosts(db: Db, filter: SearchFilter): number[] | null {
  * index needs each word's count): the count could only choose it, or drop it when it matches nothing,
  * and BM25 then finds nothing either. `counts` is read when first asked for.
  */
-function lexicalMatch(db: Db, matchers: TermMatcher[], phrases: string[], counted: boolean) {
+function lexicalMatch(db: Db, matchers: TermMatcher[], phrases: string[], counted: boolean, words: WordSearch | null) {
   const exprs = [...matchers.map((m) => (m.corrected ? `"${m.corrected}"*` : termExpr(m.term))), ...phrases.map(phraseExpr)].filter(Boolean)
   let byCount: Array<{ e: string; n: number }> | null = null
-  const countAll = () => (byCount ??= exprs.map((e) => ({ e, n: searchMatchCount(db, e, COMMON + 1) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n))
+  const count = (e: string) => words?.count(e, COMMON + 1) ?? searchMatchCount(db, e, COMMON + 1)
+  const countAll = () => (byCount ??= exprs.map((e) => ({ e, n: count(e) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n))
   const counts = () => new Map(countAll().map((x) => [x.e, x.n]))
   if (exprs.length === 1 && !counted) return { match: exprs[0], used: exprs, counts }
   const rarest = countAll()
@@ -64,11 +69,13 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
 /**
  * The word half: BM25 over the word index, plus posts not in it yet (just imported) found by a LIKE
  * pass over the queue and scored the same way. `queued` false: the search found nothing queued as it
- * began (IndexCatchUp.beforeQuery), so the queue is not counted again. `broad`: a broad filter's posts
- * in memory (filter-sets.ts), tested in JS on the walk instead of joined in SQL.
+ * began (IndexCatchUp.beforeQuery), so the queue is not counted again. `memory`: what the search holds in
+ * memory: a broad filter's posts (filter-sets.ts), tested in JS on the walk instead of joined in SQL; the
+ * word index (word-memory-keeper.ts, current), which answers a question of plain words without a filter.
  */
-export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null, queued = true, broad: PostSet | null = null): Candidate[] {
-  const { match, counts, used } = lexicalMatch(db, q.matchers, q.parsed.phrases, small !== null)
+export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null, queued = true, memory: InMemory = {}): Candidate[] {
+  const { broad = null, words = null } = memory
+  const { match, counts, used } = lexicalMatch(db, q.matchers, q.parsed.phrases, small !== null, words)
   let found: Candidate[] = []
   if (match && small) {
     // A few hundred posts are read and matched here; more are first narrowed by the index, unless the
@@ -77,7 +84,8 @@ export function lexicalCandidates(db: Db, q: Understanding, small: number[] | nu
     found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts())
   } else if (match) {
     // Under SCORE_CAP matches the cap leaves every match: no count is needed to choose it.
-    found = searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP, broad ?? undefined)
+    found = (hasSearchFilter(q.filter) ? null : words?.lexical(used, CANDIDATES, SCORE_CAP))
+      ?? searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP, broad ?? undefined)
   }
   if (!queued || searchBacklog(db, 1).words === 0) return found
   const key = JSON.stringify([unindexedWords(q), q.filter, small?.length ?? null])

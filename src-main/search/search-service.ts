@@ -11,6 +11,7 @@ import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts
 import { createQueryUnderstanding, quickExpr, type Understanding } from './query-understanding.ts'
 import { applyOrder, providerReranker, runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
+import { createWordMemory } from './word-memory-keeper.ts'
 import type { FlatIndex } from '../vectors/index.ts'
 
 export interface SearchDeps {
@@ -34,7 +35,7 @@ export interface SearchDeps {
   rerankCandidates?: number
   /** Off in benchmarks that measure the halves alone. */
   mode?: SearchMode
-  log?: { warn(msg: string, e?: unknown): void }
+  log?: { warn(msg: string, e?: unknown): void; info?(msg: string): void }
 }
 
 export type SearchMode = 'fused' | 'lexical' | 'semantic'
@@ -66,6 +67,8 @@ export interface Search {
   vectorsOf(model: string): Promise<FlatIndex | null>
   /** The vector scan runs in WebAssembly SIMD (false: the plain JS fallback). */
   readonly simd: boolean
+  /** The word index in memory (word-memory-keeper.ts): copies read so far, and the bytes the current one holds. */
+  readonly words: { readonly built: number; readonly bytes: number }
   close(): void
 }
 
@@ -82,6 +85,7 @@ export function createSearch(deps: SearchDeps): Search {
   const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
+  const words = createWordMemory({ db, log: deps.log })
   const blankVector = blankVectorOf()
   /**
    * The word vectors answer while the encoder's do not cover the library: read at start then, and once
@@ -96,6 +100,7 @@ export function createSearch(deps: SearchDeps): Search {
   // Nothing has written yet: a library closed within a minute of its last write (a job's end) was left
   // in many b-trees, and every search cost 2-3x until the periodic look merged it a minute later.
   indexes.writesEnded()
+  words.writesEnded()
 
   /**
    * The best vector index that covers the library: the provider's embedding model when configured and
@@ -139,7 +144,7 @@ export function createSearch(deps: SearchDeps): Search {
   const retrieve = async (q: Understanding, mode: SearchMode, queued: boolean): Promise<{ ranked: Fused[]; model: string }> => {
     const small = narrowPosts(db, q.filter)
     const broad = small === null && hasSearchFilter(q.filter) ? broadPosts(db, q.filter) : null
-    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued, broad) : []
+    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued, { broad, words: words.current() }) : []
     let nearest: Candidate[] = []
     let model = semantic.model
     if (mode !== 'lexical' && q.matchers.length > 0) {
@@ -210,15 +215,20 @@ export function createSearch(deps: SearchDeps): Search {
       wordVectorsIfNeeded()
       indexes.kick()
     },
-    writesEnded: () => indexes.writesEnded(),
+    writesEnded: () => {
+      indexes.writesEnded()
+      words.writesEnded()
+    },
     vectorsOf: async (model) => (encoder?.model === model ? side.indexOf(encoder).current() : null),
     get simd() {
       return semantic.simd
     },
+    words,
     backfillEmbeddings: (opts) => semantic.backfill(opts),
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
     close() {
       indexes.close()
+      words.close()
       side.close()
     },
   }

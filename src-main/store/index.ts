@@ -77,3 +77,4 @@ export {
 export {
   searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchQueuePeek, searchQueueRemove, type SearchStoredEmbedding,
 } from './queries/vector-queue.ts'
+export { openWordTokenizer, readWordIndex, type WordIndexReader } from './queries/word-memory.ts'

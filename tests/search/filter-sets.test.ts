@@ -40,7 +40,7 @@ describe('broad filters answered from memory', () => {
     expect(set).not.toBeNull()
     return set!
   }
-  const words = (text: string, set: ReturnType<typeof broadPosts>) => lexicalCandidates(lib.db, understand(text), null, false, set).map((c) => c.id)
+  const words = (text: string, set: ReturnType<typeof broadPosts>) => lexicalCandidates(lib.db, understand(text), null, false, { broad: set }).map((c) => c.id)
   const meaning = async (text: string, set: ReturnType<typeof broadPosts>) => {
     const q = understand(text)
     return (await semanticCandidates(lib.db, index, await index.embedQuery(q.semanticText), q, null, async () => null, set)).map((c) => c.id)

@@ -1,0 +1,25 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { lowerThreadPriority } from '../background/index.ts'
+import { readWordIndex } from '../store/index.ts'
+import { attachDatabase, detachDatabase } from '../store/thread/index.ts'
+import { packWordIndex, wordArrayBuffers } from './word-memory.ts'
+import type { FromWordThread } from './word-memory-keeper.ts'
+
+// The in-memory word index's build (see word-memory-keeper.ts): reads FTS5's tokens on a connection of
+// its own at the background workers' nice, hands the arrays over (transferred, not copied) and ends.
+
+const { file } = workerData as { file: string }
+lowerThreadPriority()
+const db = attachDatabase(file)
+let reply: FromWordThread
+let buffers: ArrayBuffer[] = []
+try {
+  const arrays = readWordIndex(db, packWordIndex)
+  buffers = wordArrayBuffers(arrays)
+  reply = { arrays }
+} catch (e) {
+  reply = { failed: e instanceof Error ? e.message : String(e) }
+} finally {
+  detachDatabase(db)
+}
+parentPort!.postMessage(reply, buffers)

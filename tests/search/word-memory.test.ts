@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lexicalCandidates } from '../../src-main/search/candidates.ts'
+import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
+import { createWordMemory, type WordMemory, type WordSearch } from '../../src-main/search/word-memory-keeper.ts'
+import { searchIndexQueued, searchLexical, searchMatchCount } from '../../src-main/store/index.ts'
+import { sqliteOf } from '../../src-main/store/db.ts'
+import { searchDb } from './search-db.ts'
+
+// The word index copied into memory (word-memory.ts) answers a plain-word question exactly as FTS5's
+// bm25() does, and only while the word index is as it was when the copy was read.
+
+const WORDS = ['running', 'runner', 'runs', 'database', 'databases', 'vector', 'vectors', 'embedding', 'embeddings', 'sqlite',
+  'typography', 'faster', 'context', 'window', 'garden', 'roses', 'pruning', 'sourdough', 'bread', 'kubernetes', 'café', 'naïve',
+  'Über', 'latency', 'search', 'index', 'the', 'a', 'of', 'model', 'models', 'modelling']
+const HANDLES = ['vectorfan', 'gardener', 'dbadmin', 'someone', 'runnerbean']
+
+/** A post of 3-40 words drawn from WORDS (a few repeated), deterministic. */
+function posts(n: number): Array<{ text: string; handle: string }> {
+  let seed = 12345
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+  return Array.from({ length: n }, () => {
+    const len = 3 + Math.floor(rnd() * rnd() * 38)
+    const text = Array.from({ length: len }, () => WORDS[Math.floor(rnd() * rnd() * WORDS.length)]).join(' ')
+    return { text, handle: HANDLES[Math.floor(rnd() * HANDLES.length)] }
+  })
+}
+
+/** Expressions as lexicalMatch writes them: plain words and prefixes, one or several OR-ed. */
+const QUESTIONS: string[][] = [
+  ['"running"'], ['"vector"'], ['"database"', '"sqlite"'], ['"vector"*', '"embedding"*'], ['"run"*'], ['"model"*', '"the"'],
+  ['"cafe"'], ['"naive"*', '"über"'], ['"the"', '"a"', '"of"'], ['"garden"', '"gardener"'], ['"ru"*'], ['"nothinghere"'],
+  ['"nothinghere"', '"typography"'], ['"window"', '"window"'],
+]
+
+async function until(what: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const indexAll = (db: Parameters<typeof searchIndexQueued>[0]) => {
+  while (searchIndexQueued(db, 64) > 0);
+}
+
+describe('the word index in memory', () => {
+  const lib = searchDb()
+  let words: WordMemory
+  beforeAll(async () => {
+    for (const p of posts(400)) lib.add(p.text, p.handle)
+    indexAll(lib.db)
+    words = createWordMemory({ db: lib.db, quietMs: 100, endedMs: 50 })
+    words.writesEnded()
+    await until(() => words.current() !== null)
+  })
+  afterAll(() => {
+    words.close()
+    lib.close()
+  })
+
+  /** Memory's answer and FTS5's for each question: the same posts in the same order, the same scores to 1e-9 (relative), the same counts. */
+  const expectSameAsFts5 = (mem: WordSearch, questions: string[][], cap = 500) => {
+    let rows = 0
+    for (const exprs of questions) {
+      const want = searchLexical(lib.db, exprs.join(' OR '), {}, 200, cap)
+      const got = mem.lexical(exprs, 200, cap)!
+      expect(got.map((c) => c.id), exprs.join(' OR ')).toEqual(want.map((c) => c.id))
+      got.forEach((c, i) => expect(Math.abs(c.score - want[i].score), `${exprs.join(' OR ')} #${i}`).toBeLessThanOrEqual(1e-9 * Math.abs(want[i].score)))
+      for (const e of exprs) expect(mem.count(e, 2001), e).toBe(searchMatchCount(lib.db, e, 2001))
+      rows += want.length
+    }
+    return rows
+  }
+
+  it('scores as FTS5\'s bm25() does, plain words and prefixes, the newest matches up to the cap', () => {
+    const mem = words.current()!
+    expect(expectSameAsFts5(mem, QUESTIONS)).toBeGreaterThan(400)
+    // A cap below the matches: the newest `cap` are the ones scored.
+    expectSameAsFts5(mem, QUESTIONS, 30)
+    expect(words.bytes).toBeGreaterThan(0)
+  })
+
+  it('leaves phrases and other expressions to FTS5', () => {
+    const mem = words.current()!
+    expect(mem.lexical(['"context window"'], 200, 500)).toBeNull()
+    expect(mem.count('"context window"', 2001)).toBeNull()
+    expect(mem.lexical(['"vector"', 'vector NOT sqlite'], 200, 500)).toBeNull()
+  })
+
+  it('answers from FTS5 once a write moves the stamp, then reads the index again when the writes have stopped', async () => {
+    const before = words.current()!
+    const builds = words.built
+    const understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
+    const q = () => understand('zeppelin vectors')
+
+    // A new post and a rewritten one, indexed: the copy no longer matches the word index.
+    const added = lib.add('zeppelin vectors over the garden', 'someone')
+    sqliteOf(lib.db).prepare("UPDATE bookmarks SET text = 'zeppelin runner with a vector database' WHERE id = 3").run()
+    indexAll(lib.db)
+    expect(words.current()).toBeNull()
+    // The old copy knows neither; the search (from FTS5) finds both at once.
+    expect(before.lexical(['"zeppelin"'], 200, 500)).toEqual([])
+    const found = lexicalCandidates(lib.db, q(), null, false, { words: words.current() }).map((c) => c.id)
+    expect(found).toContain(added)
+    expect(found).toContain(3)
+
+    await until(() => words.built > builds)
+    const after = words.current()!
+    expect(after).not.toBeNull()
+    expect(after.lexical(['"zeppelin"'], 200, 500)!.map((c) => c.id).sort()).toEqual([3, added].sort())
+    expectSameAsFts5(after, [...QUESTIONS, ['"zeppelin"', '"vector"'], ['"zep"*']])
+    expect(lexicalCandidates(lib.db, q(), null, false, { words: after })).toEqual(lexicalCandidates(lib.db, q(), null, false))
+  })
+})
