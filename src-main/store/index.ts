@@ -69,7 +69,7 @@ export {
 export { countEmbeddings, decodeInto, eachEmbedding, embeddingIds, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'
 export {
   categoryForSearch, hasSearchFilter, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingsChanged,
-  searchEmbeddingsRemoved, searchEmbeddingVersion, type SearchFilter, searchFilteredIds, type PostTest,
+  searchEmbeddingsRemoved, searchEmbeddingVersion, type SearchFilter, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
   searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueueSize, searchQuick, searchReindexRows, searchVocabulary,
