@@ -14,6 +14,7 @@ const WORKERS = {
   'import-worker': at('./src-main/library/import-worker.ts'),
   'language-worker': at('./src-main/library/language-worker.ts'),
   'vector-worker': at('./src-main/search/vector-worker.ts'),
+  'word-memory-worker': at('./src-main/search/word-memory-worker.ts'),
 }
 
 /**
