@@ -71,7 +71,8 @@ function scoreDocs(db: Db, ids: number[], q: Understanding, counts: Map<string, 
  * pass over the queue and scored the same way. `queued` false: the search found nothing queued as it
  * began (IndexCatchUp.beforeQuery), so the queue is not counted again. `memory`: what the search holds in
  * memory: a broad filter's posts (filter-sets.ts), tested in JS on the walk instead of joined in SQL; the
- * word index (word-memory-keeper.ts, current), which answers a question of plain words without a filter.
+ * word index (word-memory-keeper.ts, current), which answers a question of plain words, with a filter too
+ * when the filter is minus words, one-word phrases or a broad filter's posts kept in memory.
  */
 export function lexicalCandidates(db: Db, q: Understanding, small: number[] | null, queued = true, memory: InMemory = {}): Candidate[] {
   const { broad = null, words = null } = memory
@@ -80,12 +81,12 @@ export function lexicalCandidates(db: Db, q: Understanding, small: number[] | nu
   if (match && small) {
     // A few hundred posts are read and matched here; more are first narrowed by the index, unless the
     // filter's phrases are all the words used, which every one of them holds.
-    const matching = small.length <= 300 || used.every((e) => q.filter.mustMatch?.includes(e)) ? small : searchMatchingAmong(db, match, small)
+    const matching = small.length <= 300 || used.every((e) => q.filter.mustMatch?.includes(e)) ? small
+      : words?.among(used, small) ?? searchMatchingAmong(db, match, small)
     found = scoreDocs(db, matching.slice(0, CANDIDATES * 2), q, counts())
   } else if (match) {
     // Under SCORE_CAP matches the cap leaves every match: no count is needed to choose it.
-    found = (hasSearchFilter(q.filter) ? null : words?.lexical(used, CANDIDATES, SCORE_CAP))
-      ?? searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP, broad ?? undefined)
+    found = words?.lexical(used, CANDIDATES, SCORE_CAP, q.filter, broad) ?? searchLexical(db, match, q.filter, CANDIDATES, SCORE_CAP, broad ?? undefined)
   }
   if (!queued || searchBacklog(db, 1).words === 0) return found
   const key = JSON.stringify([unindexedWords(q), q.filter, small?.length ?? null])

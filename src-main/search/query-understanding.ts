@@ -7,6 +7,7 @@ import { SEMANTIC_WEIGHT, surface, type TermMatcher } from './evidence.ts'
 import { prepareLanguagePhrases } from './language-phrases.ts'
 import { parseQuery, queryWithout, type ParsedQuery } from './query-parser.ts'
 import { createSpeller, loadDictionary, type Speller } from './spelling.ts'
+import type { WordSearch } from './word-memory-keeper.ts'
 
 /** What a query asks for: its filter, its words (typos read as the library spells them) and how far to trust meaning. */
 export interface Understanding {
@@ -31,7 +32,7 @@ const SCORE_CAP = 500
 
 export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabulary }: {
   db: Db; clock: () => number; vocabulary?: typeof searchVocabulary
-}): (raw: string) => Understanding {
+}): (raw: string, words?: WordSearch | null) => Understanding {
   const dictionary = loadDictionary()
   prepareLanguagePhrases()
   let speller: { at: number; stamp: string; s: Speller } | null = null
@@ -46,7 +47,12 @@ export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabul
     return fresh().s.correct(word)
   }
 
-  return (raw) => {
+  // `words`: the word index's copy in memory (word-memory-keeper.ts, current), which answers what it can.
+  return (raw, words = null) => {
+    const hasMatch = (expr: string): boolean => {
+      const n = words?.count(expr, 1)
+      return n === undefined || n === null ? searchHasMatch(db, expr) : n > 0
+    }
     const p = parseQuery(raw, clock())
     const notes: string[] = []
     const cat = p.category ? categoryForSearch(db, p.category) : null
@@ -65,7 +71,7 @@ export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabul
     // its closest indexed spelling; the answer says so and offers the word as typed.
     let unknownWords = 0
     const matchers: TermMatcher[] = p.terms.map((term) => {
-      if (/\d/.test(term) || dictionary.has(term) || searchHasMatch(db, termExpr(term))) return { term, corrected: null }
+      if (/\d/.test(term) || dictionary.has(term) || hasMatch(termExpr(term))) return { term, corrected: null }
       const corrected = term.length < 4 ? null : correct(term)
       if (!corrected) unknownWords++
       return { term, corrected }
@@ -73,7 +79,8 @@ export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabul
     const corrections: Array<{ from: string; to: string }> = []
     for (const m of matchers) {
       if (!m.corrected) continue
-      const [hit] = searchLexical(db, `"${m.corrected}"*`, {}, 1, SCORE_CAP)
+      const expr = `"${m.corrected}"*`
+      const [hit] = words?.lexical([expr], 1, SCORE_CAP) ?? searchLexical(db, expr, {}, 1, SCORE_CAP)
       const shown = (hit && surface(searchDocuments(db, [hit.id])[0], m.corrected)) || m.corrected
       corrections.push({ from: m.term, to: shown })
     }

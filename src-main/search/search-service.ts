@@ -11,7 +11,7 @@ import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts
 import { createQueryUnderstanding, quickExpr, type Understanding } from './query-understanding.ts'
 import { applyOrder, providerReranker, runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
-import { createWordMemory } from './word-memory-keeper.ts'
+import { createWordMemory, type WordSearch } from './word-memory-keeper.ts'
 import type { FlatIndex } from '../vectors/index.ts'
 
 export interface SearchDeps {
@@ -141,10 +141,10 @@ export function createSearch(deps: SearchDeps): Search {
     return { index: semantic, qv: await semantic.embedQuery(text) }
   }
 
-  const retrieve = async (q: Understanding, mode: SearchMode, queued: boolean): Promise<{ ranked: Fused[]; model: string }> => {
+  const retrieve = async (q: Understanding, mode: SearchMode, queued: boolean, inMemory: WordSearch | null): Promise<{ ranked: Fused[]; model: string }> => {
     const small = narrowPosts(db, q.filter)
     const broad = small === null && hasSearchFilter(q.filter) ? broadPosts(db, q.filter) : null
-    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued, { broad, words: words.current() }) : []
+    const lexical = mode !== 'semantic' ? lexicalCandidates(db, q, small, queued, { broad, words: inMemory }) : []
     let nearest: Candidate[] = []
     let model = semantic.model
     if (mode !== 'lexical' && q.matchers.length > 0) {
@@ -164,9 +164,11 @@ export function createSearch(deps: SearchDeps): Search {
   async function search(raw: string, opts: SearchOptions): Promise<SearchResponse> {
     const mode = opts.mode ?? deps.mode ?? 'fused'
     const queued = indexes.beforeQuery()
-    const q = understand(raw)
+    // The word index's copy, if current, for the whole search: its stamp is read once.
+    const inMemory = words.current()
+    const q = understand(raw, inMemory)
     const { ranked, model } = q.hasText
-      ? await retrieve(q, mode, queued)
+      ? await retrieve(q, mode, queued, inMemory)
       : { ranked: searchNewest(db, q.filter, opts.limit).map((id) => ({ id, bm25: null, cosine: null, rrf: 0 })), model: semantic.model }
 
     const reranker = q.hasText ? await resolveReranker() : null

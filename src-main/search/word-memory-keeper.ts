@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads'
-import { databaseFile, inTransaction, openWordTokenizer, searchBacklog, searchIndexStamp, type Db } from '../store/index.ts'
+import {
+  databaseFile, FILTER_WALK, hasSearchFilter, inTransaction, openWordTokenizer, searchBacklog, searchIndexStamp, type Db, type PostTest, type SearchFilter,
+} from '../store/index.ts'
 import type { Candidate } from './candidates.ts'
-import { openWordIndex, type WordArrays, type WordIndex } from './word-memory.ts'
+import { openWordIndex, type WordArrays, type WordIndex, type WordPhrase } from './word-memory.ts'
 
 /**
  * Keeps the in-memory word index (word-memory.ts) for the word index as it is now, or none: a search
@@ -13,8 +15,14 @@ import { openWordIndex, type WordArrays, type WordIndex } from './word-memory.ts
 export interface WordSearch {
   /** How many posts a one-word expression (`"word"`, `"word"*`) matches, counted no further than `upTo`; null for any other. */
   count(expr: string, upTo: number): number | null
-  /** searchLexical(expressions OR-ed, no filter, limit, cap) from memory; null unless each expression is one word. */
-  lexical(exprs: readonly string[], limit: number, cap: number): Candidate[] | null
+  /**
+   * searchLexical(expressions OR-ed, filter, limit, cap, passing) from memory; null unless each expression and
+   * each minus word is one word, and the filter is only minus words, or `passing` (its posts in memory), or
+   * quoted one-word phrases besides minus words.
+   */
+  lexical(exprs: readonly string[], limit: number, cap: number, filter?: SearchFilter, passing?: PostTest | null): Candidate[] | null
+  /** searchMatchingAmong(expressions OR-ed, ids) from memory; null unless each expression is one word. */
+  among(exprs: readonly string[], ids: readonly number[]): number[] | null
 }
 
 export interface WordMemory {
@@ -85,17 +93,35 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
     return spec
   }
 
-  const searchOf = (ix: WordIndex): WordSearch => ({
-    count(expr, upTo) {
-      const spec = specOf(expr)
-      return spec ? Math.min(ix.phrase(spec.token, spec.prefix).docs, upTo) : null
-    },
-    lexical(exprs, limit, cap) {
+  const searchOf = (ix: WordIndex): WordSearch => {
+    /** Each expression's phrase, or null when one is not a single word. */
+    const phrases = (exprs: readonly string[]): WordPhrase[] | null => {
       const all = exprs.map(specOf)
-      if (all.some((s) => s === null)) return null
-      return ix.best(all.map((s) => ix.phrase(s!.token, s!.prefix)), limit, cap)
-    },
-  })
+      return all.some((s) => s === null) ? null : all.map((s) => ix.phrase(s!.token, s!.prefix))
+    }
+    return {
+      count(expr, upTo) {
+        const spec = specOf(expr)
+        return spec ? Math.min(ix.phrase(spec.token, spec.prefix).docs, upTo) : null
+      },
+      lexical(exprs, limit, cap, filter = {}, passing = null) {
+        const words = phrases(exprs)
+        const not = phrases(filter.mustNotMatch ?? [])
+        if (!words || !not) return null
+        // As searchLexical: minus words are NOT in the expression, anything else filters a walk of FILTER_WALK x cap matches.
+        const rest = { ...filter, mustNotMatch: [] }
+        if (!hasSearchFilter(rest)) return ix.best(words, limit, cap, { not })
+        const walk = FILTER_WALK * cap
+        if (passing) return ix.best(words, limit, cap, { not, passing, walk })
+        const must = hasSearchFilter({ ...rest, mustMatch: [] }) ? null : phrases(rest.mustMatch ?? [])
+        return must && ix.best(words, limit, cap, { not, must, walk })
+      },
+      among(exprs, ids) {
+        const words = phrases(exprs)
+        return words && ix.among(words, ids)
+      },
+    }
+  }
 
   const build = () => {
     building = true

@@ -194,6 +194,18 @@ export function packWordIndex(r: WordIndexReader): WordArrays {
 /** A phrase of the question: the terms it stands for (one, or a prefix's range) and how many posts hold any of them. */
 export interface WordPhrase { from: number; to: number; docs: number }
 
+/** What a walk leaves out besides the phrases' own posts: searchLexical's filter, from memory. */
+export interface WordWalk {
+  /** Posts holding any of these are not matches (FTS5's NOT): they are neither walked nor scored. */
+  not?: readonly WordPhrase[]
+  /** Posts kept must hold each of these (a filter's one-word quoted phrases). */
+  must?: readonly WordPhrase[]
+  /** Posts kept must pass this (a filter's posts in memory, by rowid). */
+  passing?: { has(id: number): boolean } | null
+  /** Matches walked at most, newest first (default: `cap`); the newest `cap` of them that pass are scored. */
+  walk?: number
+}
+
 export interface WordIndex {
   readonly stamp: string
   /** Bytes held (the arrays). */
@@ -201,10 +213,13 @@ export interface WordIndex {
   /** The phrase a token stands for; `prefix`: every term starting with it. */
   phrase(token: string, prefix: boolean): WordPhrase
   /**
-   * What searchLexical answers for these phrases OR-ed, without a filter: the newest `cap` posts holding
-   * any, scored by bm25() (negated: higher is better), the best `limit`, equal scores newest first.
+   * What searchLexical answers for these phrases OR-ed: the newest `walk.walk` matches (posts holding any,
+   * none of `walk.not`), of them the newest `cap` that pass `walk`'s tests, scored by bm25() (negated: higher
+   * is better), the best `limit`, equal scores newest first.
    */
-  best(phrases: readonly WordPhrase[], limit: number, cap: number): Candidate[]
+  best(phrases: readonly WordPhrase[], limit: number, cap: number, walk?: WordWalk): Candidate[]
+  /** Which of `ids` hold any of the phrases, in their order (searchMatchingAmong). */
+  among(phrases: readonly WordPhrase[], ids: readonly number[]): number[]
 }
 
 /** fts5_aux.c's constants. */
@@ -284,7 +299,69 @@ export function openWordIndex(a: WordArrays): WordIndex {
     return { from, to, docs }
   }
 
-  const best = (phrases: readonly WordPhrase[], limit: number, cap: number): Candidate[] => {
+  /** Whether a post holds any of the phrases, asked of posts newest first (never one newer than the post asked before). */
+  const holder = (phrases: readonly WordPhrase[]): ((d: number) => boolean) => {
+    const pos: number[] = []
+    const end: number[] = []
+    const doc: number[] = []
+    for (const p of phrases) {
+      for (let t = p.from; t < p.to; t++) {
+        pos.push(postStarts[t])
+        end.push(postStarts[t + 1])
+        doc.push(nDocs)
+      }
+    }
+    return (d) => {
+      for (let c = 0; c < pos.length; c++) {
+        let at = doc[c]
+        let p = pos[c]
+        while (at > d && p < end[c]) {
+          let v = 0
+          let shift = 0
+          let byte: number
+          do {
+            byte = postings[p++]
+            v |= (byte & 0x7f) << shift
+            shift += 7
+          } while (byte & 0x80)
+          at -= v
+          while (postings[p++] & 0x80);
+        }
+        doc[c] = at
+        pos[c] = p
+        if (at === d) return true
+      }
+      return false
+    }
+  }
+
+  /** A post's dense index by rowid, or -1. */
+  const denseOf = (rowid: number): number => {
+    let lo = 0
+    let hi = nDocs - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      if (a.rowids[mid] < rowid) lo = mid + 1
+      else if (a.rowids[mid] > rowid) hi = mid - 1
+      else return mid
+    }
+    return -1
+  }
+
+  const among = (phrases: readonly WordPhrase[], ids: readonly number[]): number[] => {
+    const dense = ids.map(denseOf)
+    const order = dense.map((_, i) => i).filter((i) => dense[i] >= 0).sort((x, y) => dense[y] - dense[x])
+    const holds = holder(phrases)
+    const held = new Uint8Array(ids.length)
+    for (const i of order) if (holds(dense[i])) held[i] = 1
+    return ids.filter((_, i) => held[i] === 1)
+  }
+
+  const best = (phrases: readonly WordPhrase[], limit: number, cap: number, walk: WordWalk = {}): Candidate[] => {
+    const excluded = walk.not?.length ? holder(walk.not) : null
+    const must = (walk.must ?? []).map((p) => holder([p]))
+    const passing = walk.passing ?? null
+    const maxWalk = walk.walk ?? cap
     // One cursor per term of every phrase, walking its posts newest first; a heap keeps the newest cursor on top.
     let k = 0
     for (const p of phrases) k += p.to - p.from
@@ -345,7 +422,8 @@ export function openWordIndex(a: WordArrays): WordIndex {
     const idf = phrases.map((p) => a.idf[p.docs])
     const acc = new Int32Array(phrases.length * cols)
     const found: Candidate[] = []
-    while (h > 0 && found.length < cap) {
+    let walked = 0
+    while (h > 0 && found.length < cap && walked < maxWalk) {
       const d = doc[heap[0]]
       acc.fill(0)
       while (h > 0 && doc[heap[0]] === d) {
@@ -356,6 +434,9 @@ export function openWordIndex(a: WordArrays): WordIndex {
         if (!advance(top)) heap[0] = heap[--h]
         down(0)
       }
+      if (excluded?.(d)) continue
+      walked++
+      if ((passing && !passing.has(a.rowids[d])) || !must.every((holds) => holds(d))) continue
       // fts5Bm25Function: each phrase's frequency summed instance by instance (columns in order), then its term.
       const D = a.sizes[d]
       let score = 0
@@ -370,5 +451,5 @@ export function openWordIndex(a: WordArrays): WordIndex {
     return found.sort((x, y) => y.score - x.score).slice(0, limit)
   }
 
-  return { stamp: a.stamp, bytes: wordArrayBytes(a), phrase, best }
+  return { stamp: a.stamp, bytes: wordArrayBytes(a), phrase, best, among }
 }

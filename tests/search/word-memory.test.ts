@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lexicalCandidates } from '../../src-main/search/candidates.ts'
+import { lexicalCandidates, narrowPosts } from '../../src-main/search/candidates.ts'
+import { postSetOf } from '../../src-main/search/filter-sets.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createWordMemory, type WordMemory, type WordSearch } from '../../src-main/search/word-memory-keeper.ts'
-import { searchIndexQueued, searchLexical, searchMatchCount } from '../../src-main/store/index.ts'
+import {
+  hasSearchFilter, searchFilteredIds, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, type SearchFilter,
+} from '../../src-main/store/index.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
 
@@ -30,6 +33,15 @@ const QUESTIONS: string[][] = [
   ['"running"'], ['"vector"'], ['"database"', '"sqlite"'], ['"vector"*', '"embedding"*'], ['"run"*'], ['"model"*', '"the"'],
   ['"cafe"'], ['"naive"*', '"über"'], ['"the"', '"a"', '"of"'], ['"garden"', '"gardener"'], ['"ru"*'], ['"nothinghere"'],
   ['"nothinghere"', '"typography"'], ['"window"', '"window"'],
+]
+
+/** Filters as search builds them, and whether a search holds their posts in memory (filter-sets.ts: never for phrases). */
+const AFTER = Date.UTC(2024, 0, 1) + 150
+const FILTERS: Array<[SearchFilter, boolean]> = [
+  [{ mustNotMatch: ['"the"'] }, false], [{ mustNotMatch: ['"vector"', '"sqlite"'] }, false], [{ mustNotMatch: ['"the"'] }, true],
+  [{ mustNotMatch: ['"nothinghere"'] }, false], [{ mustMatch: ['"database"'] }, false], [{ mustMatch: ['"the"', '"roses"'], mustNotMatch: ['"garden"'] }, false],
+  [{ author: 'gardener' }, true], [{ after: AFTER }, true], [{ author: 'vectorfan', mustNotMatch: ['"the"'] }, true],
+  [{ before: AFTER, mustNotMatch: ['"running"', '"a"'] }, true], [{ author: 'nobody' }, true],
 ]
 
 async function until(what: () => boolean, ms = 20_000): Promise<void> {
@@ -81,11 +93,68 @@ describe('the word index in memory', () => {
     expect(words.bytes).toBeGreaterThan(0)
   })
 
+  it('answers filtered questions as FTS5 does: minus words, one-word phrases, a broad filter\'s posts in memory', () => {
+    const mem = words.current()!
+    let rows = 0
+    for (const [filter, kept] of FILTERS) {
+      // The filter's posts in memory, as filter-sets.ts keeps them (phrases are left to SQL there).
+      const passing = kept ? postSetOf(searchFilteredIds(lib.db, filter)) : undefined
+      for (const exprs of QUESTIONS) {
+        for (const cap of [500, 30]) {
+          const label = `${exprs.join(' OR ')} ${JSON.stringify(filter)} cap ${cap}`
+          const want = searchLexical(lib.db, exprs.join(' OR '), filter, 200, cap, passing)
+          const got = mem.lexical(exprs, 200, cap, filter, passing)
+          expect(got, label).not.toBeNull()
+          expect(got!.map((c) => c.id), label).toEqual(want.map((c) => c.id))
+          expect(got!.map((c) => c.score), label).toEqual(want.map((c) => c.score))
+          rows += want.length
+        }
+      }
+    }
+    expect(rows).toBeGreaterThan(10_000)
+  })
+
+  it('finds which of a few posts hold the words as FTS5 does, in their order', () => {
+    const mem = words.current()!
+    let seed = 7
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+    let held = 0
+    for (const exprs of QUESTIONS) {
+      // Ids in no order, some twice, some not in the library.
+      const ids = Array.from({ length: 150 }, () => Math.floor(rnd() * 460))
+      const want = searchMatchingAmong(lib.db, exprs.join(' OR '), ids)
+      expect(mem.among(exprs, ids), exprs.join(' OR ')).toEqual(want)
+      held += want.length
+    }
+    expect(held).toBeGreaterThan(300)
+  })
+
+  it('answers the word half of filtered questions and the understanding\'s look-ups as FTS5 does', () => {
+    const mem = words.current()!
+    const understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
+    for (const text of ['vector database -the', 'run* -sqlite -garden', 'embedding "the"', 'running "database"', 'garden from:@gardener',
+      'sqlite -"context window"', '"context window" vectors', 'vectr databse -roses', 'kuberntes sourdogh', 'models from:@dbadmin -the']) {
+      const q = understand(text, mem)
+      expect(q, text).toEqual(understand(text))
+      const small = narrowPosts(lib.db, q.filter)
+      const broad = small === null && hasSearchFilter(q.filter) ? postSetOf(searchFilteredIds(lib.db, q.filter)) : null
+      for (const cut of [small, small?.slice(0, 350) ?? null]) {
+        expect(lexicalCandidates(lib.db, q, cut, false, { broad, words: mem }), text).toEqual(lexicalCandidates(lib.db, q, cut, false, { broad }))
+      }
+    }
+  })
+
   it('leaves phrases and other expressions to FTS5', () => {
     const mem = words.current()!
     expect(mem.lexical(['"context window"'], 200, 500)).toBeNull()
     expect(mem.count('"context window"', 2001)).toBeNull()
     expect(mem.lexical(['"vector"', 'vector NOT sqlite'], 200, 500)).toBeNull()
+    expect(mem.among(['"vector"', '"context window"'], [1, 2, 3])).toBeNull()
+    // A minus phrase, a phrase besides another filter without its posts in memory, a filter without its posts.
+    expect(mem.lexical(['"vector"'], 200, 500, { mustNotMatch: ['"context window"'] })).toBeNull()
+    expect(mem.lexical(['"vector"'], 200, 500, { mustMatch: ['"context window"'] })).toBeNull()
+    expect(mem.lexical(['"vector"'], 200, 500, { mustMatch: ['"garden"'], author: 'gardener' })).toBeNull()
+    expect(mem.lexical(['"vector"'], 200, 500, { author: 'gardener' })).toBeNull()
   })
 
   it('answers from FTS5 once a write moves the stamp, then reads the index again when the writes have stopped', async () => {
@@ -111,5 +180,24 @@ describe('the word index in memory', () => {
     expect(after.lexical(['"zeppelin"'], 200, 500)!.map((c) => c.id).sort()).toEqual([3, added].sort())
     expectSameAsFts5(after, [...QUESTIONS, ['"zeppelin"', '"vector"'], ['"zep"*']])
     expect(lexicalCandidates(lib.db, q(), null, false, { words: after })).toEqual(lexicalCandidates(lib.db, q(), null, false))
+  })
+
+  it('never answers a filtered question or the understanding\'s look-ups from a copy the word index has moved past', () => {
+    const before = words.current()!
+    const understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
+    const added = lib.add('zorblax vectors by the garden', 'gardener')
+    indexAll(lib.db)
+    // The old copy knows nothing of the new word: a filtered question or a look-up answered from it would miss the post.
+    expect(before.lexical(['"zorblax"'], 200, 500, { mustNotMatch: ['"roses"'] })).toEqual([])
+    expect(before.count('"zorblax"', 1)).toBe(0)
+    const current = words.current()
+    expect(current).toBeNull()
+    for (const text of ['zorblax -roses', 'zorblax "garden"', 'zorblax from:@gardener', 'zorblax -roses from:@gardener']) {
+      const q = understand(text, current)
+      expect(q.matchers, text).toEqual([{ term: 'zorblax', corrected: null }])
+      const small = narrowPosts(lib.db, q.filter)
+      const broad = small === null ? postSetOf(searchFilteredIds(lib.db, q.filter)) : null
+      expect(lexicalCandidates(lib.db, q, small, false, { broad, words: current }).map((c) => c.id), text).toContain(added)
+    }
   })
 })

@@ -54,7 +54,7 @@ const searchFilterSql = (f: SearchFilter): { clauses: string[]; params: unknown[
 const BY_ID = 'bookmarks b INDEXED BY bookmarks_filter_idx'
 
 /** With a filter, the newest this many times `scoreCap` matches are walked at most to find `scoreCap` that pass it. */
-const FILTER_WALK = 4
+export const FILTER_WALK = 4
 
 /**
  * Best BM25 matches of an FTS5 expression that pass the filter; score is BM25 negated (higher is
