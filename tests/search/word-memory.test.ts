@@ -132,7 +132,7 @@ describe('the word index in memory', () => {
   it('answers the word half of filtered questions and the understanding\'s look-ups as FTS5 does', () => {
     const mem = words.current()!
     const understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
-    for (const text of ['vector database -the', 'run* -sqlite -garden', 'embedding "the"', 'running "database"', 'garden from:@gardener',
+    for (const text of ['vector database -the', 'run* -sqlite -garden', 'embedding "the"', 'running "database"', 'vector "running"', 'garden* "runner" -sqlite', 'garden from:@gardener',
       'sqlite -"context window"', '"context window" vectors', 'vectr databse -roses', 'kuberntes sourdogh', 'models from:@dbadmin -the']) {
       const q = understand(text, mem)
       expect(q, text).toEqual(understand(text))
