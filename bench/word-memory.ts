@@ -4,7 +4,9 @@
  * connection), its wall time, the process's CPU (the worker's, mostly), the peak RSS (VmHWM) and the RSS
  * kept once the arrays are adopted, the arrays' bytes by part; then the word half's statements against
  * memory, CPU ms a call over `--rounds` calls: FTS5's searchLexical (newest 500 scored by bm25()) and
- * searchMatchCount, and the same answers from memory (asserted equal, ids and scores).
+ * searchMatchCount, and the same answers from memory (asserted equal, ids and scores); then filtered questions as
+ * search asks them (a minus word, `has:image` with its posts in memory, both, a one-word quoted phrase) and
+ * searchMatchingAmong over 2,000 posts, FTS5 against memory, asserted equal.
  * Run with --expose-gc: RSS is taken after a GC and a second's settle, before and 4 s after the build;
  * the peak is the high-water mark from the build's start (/proc/self/clear_refs).
  * Usage: node --expose-gc bench/word-memory.ts --db FILE [--rounds 40]
@@ -12,9 +14,12 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
+import { postSetOf } from '../src-main/search/filter-sets.ts'
 import { buildOnThread } from '../src-main/search/word-memory-keeper.ts'
-import { openWordIndex, wordArrayBuffers } from '../src-main/search/word-memory.ts'
-import { openWordTokenizer, searchLexical, searchMatchCount } from '../src-main/store/index.ts'
+import { openWordIndex, wordArrayBuffers, type WordWalk } from '../src-main/search/word-memory.ts'
+import {
+  FILTER_WALK, openWordTokenizer, searchFilteredIds, searchLexical, searchMatchCount, searchMatchingAmong, type SearchFilter,
+} from '../src-main/store/index.ts'
 import { attachDatabase, detachDatabase } from '../src-main/store/thread/index.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, rounds: { type: 'string', default: '40' } } })
@@ -82,6 +87,40 @@ const statements = words.map((match) => {
       tokenizeMs: time(() => specsOf(match)) },
   }
 })
+
+// Filtered: searchLexical's walk with the filter's posts (`has:image`, kept in memory as filter-sets.ts keeps them),
+// minus words as NOT, a one-word phrase as a post test; memory walks the same matches (word-memory-keeper.ts's rules).
+const image = postSetOf(searchFilteredIds(db, { has: ['image'] }))
+const FILTERED: Array<{ name: string; filter: SearchFilter; passing?: typeof image }> = [
+  { name: '-benchmarks', filter: { mustNotMatch: ['"benchmarks"'] } },
+  { name: 'has:image (in memory)', filter: { has: ['image'] }, passing: image },
+  { name: 'has:image -benchmarks (in memory)', filter: { has: ['image'], mustNotMatch: ['"benchmarks"'] }, passing: image },
+  { name: '"sqlite"', filter: { mustMatch: ['"sqlite"'] } },
+]
+const walkOf = (f: SearchFilter, passing?: typeof image): WordWalk => {
+  const not = phrasesOf((f.mustNotMatch ?? []).flatMap(specsOf))
+  const must = phrasesOf((f.mustMatch ?? []).flatMap(specsOf))
+  const filtered = passing || must.length > 0
+  return { not, must: passing ? [] : must, passing, walk: filtered ? FILTER_WALK * 500 : 500 }
+}
+const filtered = FILTERED.flatMap(({ name, filter, passing }) => ['"faster"', '"context" OR "window"', '"postgres" OR "latency" OR "benchmarks"'].map((match) => {
+  const specs = specsOf(match)
+  const want = searchLexical(db, match, filter, 200, 500, passing)
+  const got = index.best(phrasesOf(specs), 200, 500, walkOf(filter, passing))
+  if (JSON.stringify(want) !== JSON.stringify(got)) throw new Error(`memory and FTS5 differ for ${match} ${name}`)
+  return {
+    match, filter: name, found: want.length,
+    fts5Ms: time(() => searchLexical(db, match, filter, 200, 500, passing)),
+    memoryMs: time(() => index.best(phrasesOf(specs), 200, 500, walkOf(filter, passing))),
+  }
+}))
+const some = searchFilteredIds(db, { has: ['image'] }, 2000)
+const among = ['"faster"', '"sqlite"', '"postgres" OR "latency" OR "benchmarks"'].map((match) => {
+  const specs = specsOf(match)
+  const want = searchMatchingAmong(db, match, some)
+  if (JSON.stringify(want) !== JSON.stringify(index.among(phrasesOf(specs), some))) throw new Error(`memory and FTS5 differ among posts for ${match}`)
+  return { match, ids: some.length, holding: want.length, fts5Ms: time(() => searchMatchingAmong(db, match, some)), memoryMs: time(() => index.among(phrasesOf(specs), some)) }
+})
 tokenizer.close()
 detachDatabase(db)
-process.stdout.write(JSON.stringify({ bench: 'word-memory', library: values.db, build, rounds, statements, loadAverage: { before: loadBefore, after: load() } }, null, 2) + '\n')
+process.stdout.write(JSON.stringify({ bench: 'word-memory', library: values.db, build, rounds, statements, filtered, among, loadAverage: { before: loadBefore, after: load() } }, null, 2) + '\n')
