@@ -38,9 +38,10 @@ export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabul
   let speller: { at: number; stamp: string; s: Speller } | null = null
 
   // The vocabulary is re-read when the word index changed, at most every few seconds unless a word found no match.
-  const correct = (word: string): string | null => {
-    const stamp = searchIndexStamp(db)
-    const fresh = () => (speller = { at: performance.now(), stamp, s: createSpeller(vocabulary(db)) })
+  // `words`, the word index's copy when current, holds the same terms and counts (read from it: not 0.25-1.3 s of SQL).
+  const correct = (word: string, words: WordSearch | null): string | null => {
+    const stamp = words?.stamp ?? searchIndexStamp(db)
+    const fresh = () => (speller = { at: performance.now(), stamp, s: createSpeller(words?.vocabulary() ?? vocabulary(db)) })
     if (!speller || (speller.stamp !== stamp && performance.now() - speller.at > SPELLER_MAX_AGE_MS)) fresh()
     const hit = speller!.s.correct(word)
     if (hit !== null || speller!.stamp === stamp) return hit
@@ -72,7 +73,7 @@ export function createQueryUnderstanding({ db, clock, vocabulary = searchVocabul
     let unknownWords = 0
     const matchers: TermMatcher[] = p.terms.map((term) => {
       if (/\d/.test(term) || dictionary.has(term) || hasMatch(termExpr(term))) return { term, corrected: null }
-      const corrected = term.length < 4 ? null : correct(term)
+      const corrected = term.length < 4 ? null : correct(term, words)
       if (!corrected) unknownWords++
       return { term, corrected }
     })

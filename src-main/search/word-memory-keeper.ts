@@ -13,6 +13,10 @@ import { openWordIndex, type WordArrays, type WordIndex, type WordPhrase } from 
  * and never a stale answer.
  */
 export interface WordSearch {
+  /** searchIndexStamp of the word index it was read from (and is, while current() gives it). */
+  readonly stamp: string
+  /** searchVocabulary: every term with the number of posts holding it, in FTS5's order. */
+  vocabulary(): Array<{ term: string; doc: number }>
   /** How many posts a one-word expression (`"word"`, `"word"*`) matches, counted no further than `upTo`; null for any other. */
   count(expr: string, upTo: number): number | null
   /**
@@ -100,6 +104,8 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
       return all.some((s) => s === null) ? null : all.map((s) => ix.phrase(s!.token, s!.prefix))
     }
     return {
+      stamp: ix.stamp,
+      vocabulary: () => ix.vocabulary(),
       count(expr, upTo) {
         const spec = specOf(expr)
         return spec ? Math.min(ix.phrase(spec.token, spec.prefix).docs, upTo) : null

@@ -220,6 +220,8 @@ export interface WordIndex {
   best(phrases: readonly WordPhrase[], limit: number, cap: number, walk?: WordWalk): Candidate[]
   /** Which of `ids` hold any of the phrases, in their order (searchMatchingAmong). */
   among(phrases: readonly WordPhrase[], ids: readonly number[]): number[]
+  /** Every term and the number of posts holding it, in FTS5's order (searchVocabulary). */
+  vocabulary(): Array<{ term: string; doc: number }>
 }
 
 /** fts5_aux.c's constants. */
@@ -451,5 +453,10 @@ export function openWordIndex(a: WordArrays): WordIndex {
     return found.sort((x, y) => y.score - x.score).slice(0, limit)
   }
 
-  return { stamp: a.stamp, bytes: wordArrayBytes(a), phrase, best, among }
+  const vocabulary = (): Array<{ term: string; doc: number }> => {
+    const decoder = new TextDecoder()
+    return Array.from(a.docCounts, (doc, t) => ({ term: decoder.decode(terms.subarray(termStarts[t], termStarts[t + 1])), doc }))
+  }
+
+  return { stamp: a.stamp, bytes: wordArrayBytes(a), phrase, best, among, vocabulary }
 }

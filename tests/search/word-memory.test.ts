@@ -4,7 +4,7 @@ import { postSetOf } from '../../src-main/search/filter-sets.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createWordMemory, type WordMemory, type WordSearch } from '../../src-main/search/word-memory-keeper.ts'
 import {
-  hasSearchFilter, searchFilteredIds, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, type SearchFilter,
+  hasSearchFilter, searchFilteredIds, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, searchVocabulary, type SearchFilter,
 } from '../../src-main/store/index.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
@@ -131,10 +131,13 @@ describe('the word index in memory', () => {
 
   it('answers the word half of filtered questions and the understanding\'s look-ups as FTS5 does', () => {
     const mem = words.current()!
+    expect(mem.vocabulary()).toEqual(searchVocabulary(lib.db))
+    // Each its own speller: one reads the library's words from the copy, the other from SQL.
+    const viaMemory = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
     const understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
     for (const text of ['vector database -the', 'run* -sqlite -garden', 'embedding "the"', 'running "database"', 'vector "running"', 'garden* "runner" -sqlite', 'garden from:@gardener',
       'sqlite -"context window"', '"context window" vectors', 'vectr databse -roses', 'kuberntes sourdogh', 'models from:@dbadmin -the']) {
-      const q = understand(text, mem)
+      const q = viaMemory(text, mem)
       expect(q, text).toEqual(understand(text))
       const small = narrowPosts(lib.db, q.filter)
       const broad = small === null && hasSearchFilter(q.filter) ? postSetOf(searchFilteredIds(lib.db, q.filter)) : null
