@@ -424,21 +424,31 @@ export function openWordIndex(a: WordArrays): WordIndex {
     const idf = phrases.map((p) => a.idf[p.docs])
     const acc = new Int32Array(phrases.length * cols)
     const found: Candidate[] = []
+    /** Whether post d passes the walk's tests (not whether it is a match). */
+    const kept = (d: number): boolean => {
+      if (passing && !passing.has(a.rowids[d])) return false
+      for (const holds of must) if (!holds(d)) return false
+      return true
+    }
     let walked = 0
     while (h > 0 && found.length < cap && walked < maxWalk) {
       const d = doc[heap[0]]
-      acc.fill(0)
+      const excludedHere = excluded !== null && excluded(d)
+      if (!excludedHere) walked++
+      // Its cursors move past it either way; their counts are summed only for a post that is scored.
+      const scored = !excludedHere && kept(d)
+      if (scored) acc.fill(0)
       while (h > 0 && doc[heap[0]] === d) {
         const top = heap[0]
-        const base = owner[top] * cols
-        const pr = prof[top] * cols
-        for (let col = 0; col < cols; col++) acc[base + col] += profiles[pr + col]
+        if (scored) {
+          const base = owner[top] * cols
+          const pr = prof[top] * cols
+          for (let col = 0; col < cols; col++) acc[base + col] += profiles[pr + col]
+        }
         if (!advance(top)) heap[0] = heap[--h]
         down(0)
       }
-      if (excluded?.(d)) continue
-      walked++
-      if ((passing && !passing.has(a.rowids[d])) || !must.every((holds) => holds(d))) continue
+      if (!scored) continue
       // fts5Bm25Function: each phrase's frequency summed instance by instance (columns in order), then its term.
       const D = a.sizes[d]
       let score = 0
