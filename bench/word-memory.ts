@@ -6,7 +6,7 @@
  * memory, CPU ms a call over `--rounds` calls: FTS5's searchLexical (newest 500 scored by bm25()) and
  * searchMatchCount, and the same answers from memory (asserted equal, ids and scores); then filtered questions as
  * search asks them (a minus word, `has:image` with its posts in memory, both, a one-word quoted phrase) and
- * searchMatchingAmong over 2,000 posts, FTS5 against memory, asserted equal.
+ * searchMatchingAmong over 2,000 posts, and the speller's vocabulary, FTS5 against memory, asserted equal.
  * Run with --expose-gc: RSS is taken after a GC and a second's settle, before and 4 s after the build;
  * the peak is the high-water mark from the build's start (/proc/self/clear_refs).
  * Usage: node --expose-gc bench/word-memory.ts --db FILE [--rounds 40]
@@ -18,7 +18,7 @@ import { postSetOf } from '../src-main/search/filter-sets.ts'
 import { buildOnThread } from '../src-main/search/word-memory-keeper.ts'
 import { openWordIndex, wordArrayBuffers, type WordWalk } from '../src-main/search/word-memory.ts'
 import {
-  FILTER_WALK, openWordTokenizer, searchFilteredIds, searchLexical, searchMatchCount, searchMatchingAmong, type SearchFilter,
+  FILTER_WALK, openWordTokenizer, searchFilteredIds, searchLexical, searchMatchCount, searchMatchingAmong, searchVocabulary, type SearchFilter,
 } from '../src-main/store/index.ts'
 import { attachDatabase, detachDatabase } from '../src-main/store/thread/index.ts'
 
@@ -121,6 +121,15 @@ const among = ['"faster"', '"sqlite"', '"postgres" OR "latency" OR "benchmarks"'
   if (JSON.stringify(want) !== JSON.stringify(index.among(phrasesOf(specs), some))) throw new Error(`memory and FTS5 differ among posts for ${match}`)
   return { match, ids: some.length, holding: want.length, fts5Ms: time(() => searchMatchingAmong(db, match, some)), memoryMs: time(() => index.among(phrasesOf(specs), some)) }
 })
+// The speller's vocabulary (every term and its post count): FTS5's fts5vocab table against the copy's arrays, asserted equal.
+const vocabRounds = 5
+const timeFew = (fn: () => unknown) => {
+  const c = cpuMs()
+  for (let i = 0; i < vocabRounds; i++) fn()
+  return round((cpuMs() - c) / vocabRounds, 1)
+}
+if (JSON.stringify(searchVocabulary(db)) !== JSON.stringify(index.vocabulary())) throw new Error('memory and FTS5 differ for the vocabulary')
+const vocabulary = { terms: index.vocabulary().length, rounds: vocabRounds, fts5Ms: timeFew(() => searchVocabulary(db)), memoryMs: timeFew(() => index.vocabulary()) }
 tokenizer.close()
 detachDatabase(db)
-process.stdout.write(JSON.stringify({ bench: 'word-memory', library: values.db, build, rounds, statements, filtered, among, loadAverage: { before: loadBefore, after: load() } }, null, 2) + '\n')
+process.stdout.write(JSON.stringify({ bench: 'word-memory', library: values.db, build, rounds, statements, filtered, among, vocabulary, loadAverage: { before: loadBefore, after: load() } }, null, 2) + '\n')

@@ -1,4 +1,4 @@
-import type { WordIndexReader } from '../store/index.ts'
+import type { PostTest, WordIndexReader } from '../store/index.ts'
 import type { Candidate } from './candidates.ts'
 
 /**
@@ -85,6 +85,19 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length
 }
 
+/** A post's dense index (its place in `rowids`, ascending) by rowid, or -1. */
+function denseOf(rowids: Float64Array, rowid: number): number {
+  let lo = 0
+  let hi = rowids.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (rowids[mid] < rowid) lo = mid + 1
+    else if (rowids[mid] > rowid) hi = mid - 1
+    else return mid
+  }
+  return -1
+}
+
 /** Packs what `r` reads into WordArrays (on the worker: a 100,000-post library in a few seconds). */
 export function packWordIndex(r: WordIndexReader): WordArrays {
   const cols = r.weights.length
@@ -101,15 +114,9 @@ export function packWordIndex(r: WordIndexReader): WordArrays {
   let lastDense = -1
   const dense = (rowid: number): number => rowid === lastRowid ? lastDense : (lastDense = find((lastRowid = rowid)))
   const find = (rowid: number): number => {
-    let lo = 0
-    let hi = nDocs - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1
-      if (rowids[mid] < rowid) lo = mid + 1
-      else if (rowids[mid] > rowid) hi = mid - 1
-      else return mid
-    }
-    throw new Error(`word index: post ${rowid} has tokens but no size`)
+    const d = denseOf(rowids, rowid)
+    if (d < 0) throw new Error(`word index: post ${rowid} has tokens but no size`)
+    return d
   }
 
   const profileIds = new Map<number | string, number>()
@@ -201,7 +208,7 @@ export interface WordWalk {
   /** Posts kept must hold each of these (a filter's one-word quoted phrases). */
   must?: readonly WordPhrase[]
   /** Posts kept must pass this (a filter's posts in memory, by rowid). */
-  passing?: { has(id: number): boolean } | null
+  passing?: PostTest | null
   /** Matches walked at most, newest first (default: `cap`); the newest `cap` of them that pass are scored. */
   walk?: number
 }
@@ -337,21 +344,8 @@ export function openWordIndex(a: WordArrays): WordIndex {
     }
   }
 
-  /** A post's dense index by rowid, or -1. */
-  const denseOf = (rowid: number): number => {
-    let lo = 0
-    let hi = nDocs - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1
-      if (a.rowids[mid] < rowid) lo = mid + 1
-      else if (a.rowids[mid] > rowid) hi = mid - 1
-      else return mid
-    }
-    return -1
-  }
-
   const among = (phrases: readonly WordPhrase[], ids: readonly number[]): number[] => {
-    const dense = ids.map(denseOf)
+    const dense = ids.map((id) => denseOf(a.rowids, id))
     const order = dense.map((_, i) => i).filter((i) => dense[i] >= 0).sort((x, y) => dense[y] - dense[x])
     const holds = holder(phrases)
     const held = new Uint8Array(ids.length)
