@@ -198,11 +198,20 @@ function spelled(doc: SearchDocument, t: TermMatcher, lowerOf: (s: string) => st
   const sure = !/[σς]/.test(needle)
   for (const s of [doc.text, doc.summary, doc.ocr, doc.author]) {
     if (!s || (sure && !lowerOf(s).includes(needle))) continue
-    const w = s.match(WORD)?.find((x) => matchesWord(t, x.toLowerCase()))
+    const w = firstWord(s, (x) => matchesWord(t, x.toLowerCase()))
     if (w) return w
   }
   return null
 }
+
+/** The first word of `s` that passes, reading no further than it. */
+function firstWord(s: string, pass: (w: string) => boolean): string | null {
+  const re = WORD_AT
+  re.lastIndex = 0
+  for (let m = re.exec(s); m; m = re.exec(s)) if (pass(m[0])) return m[0]
+  return null
+}
+const WORD_AT = new RegExp(WORD)
 
 const FIELD_WEIGHTS: Array<[keyof SearchDocument, number]> = [
   ['text', 4], ['author', 3], ['urls', 1.5], ['entitiesJson', 2], ['tags', 2.5], ['ocr', 1.2], ['summary', 1.5], ['categories', 1.5],
