@@ -3,7 +3,7 @@ import { lexicalEvidence, type TermMatcher } from '../../src-main/search/evidenc
 import type { SearchDocument } from '../../src-main/store/index.ts'
 
 const doc = (fields: Partial<SearchDocument>): SearchDocument => ({
-  id: 1, text: '', author: 'ann Ann', urls: null, tags: null, ocr: null, summary: null, categories: null, entitiesJson: null, hasImage: 0, hasVideo: 0, ...fields,
+  id: 1, text: '', author: 'ann Ann', urls: null, tags: null, ocr: null, summary: null, categories: null, entitiesJson: null, ...fields,
 })
 const term = (t: string, corrected: string | null = null): TermMatcher => ({ term: t, corrected })
 const why = (d: SearchDocument, ...terms: TermMatcher[]) => lexicalEvidence(d, terms, [])
