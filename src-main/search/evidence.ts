@@ -39,6 +39,8 @@ const ENTITY_LABEL: Record<string, string> = {
 }
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’+#]*/gu
+/** WORD for exec() loops (its own lastIndex). */
+const WORD_AT = new RegExp(WORD)
 const words = (s: string | null): string[] => (s ?? '').toLowerCase().match(WORD) ?? []
 
 export interface TermMatcher {
@@ -211,7 +213,6 @@ function firstWord(s: string, pass: (w: string) => boolean): string | null {
   for (let m = re.exec(s); m; m = re.exec(s)) if (pass(m[0])) return m[0]
   return null
 }
-const WORD_AT = new RegExp(WORD)
 
 const FIELD_WEIGHTS: Array<[keyof SearchDocument, number]> = [
   ['text', 4], ['author', 3], ['urls', 1.5], ['entitiesJson', 2], ['tags', 2.5], ['ocr', 1.2], ['summary', 1.5], ['categories', 1.5],
