@@ -119,9 +119,11 @@ function textsOnce() {
     if (!w) split.set(s, (w = lowerOf(s).match(WORD) ?? []))
     return w
   }
-  /** Some word of the text matches the term. */
-  const anyWord = (t: TermMatcher, s: string | null): boolean =>
-    !!s && lowerOf(s).includes(needleOf(t)) && wordsOf(s).some((w) => matchesWord(t, w))
+  /** Some word of the text matches the term (only a word holding the needle can). */
+  const anyWord = (t: TermMatcher, s: string | null): boolean => {
+    const needle = needleOf(t)
+    return !!s && lowerOf(s).includes(needle) && wordsOf(s).some((w) => w.includes(needle) && matchesWord(t, w))
+  }
   return { lowerOf, anyWord }
 }
 
