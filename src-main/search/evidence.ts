@@ -202,7 +202,10 @@ function spelled(doc: SearchDocument, t: TermMatcher, lowerOf: (s: string) => st
   const sure = !/[σς]/.test(needle)
   for (const s of [doc.text, doc.summary, doc.ocr, doc.author]) {
     if (!s || (sure && !lowerOf(s).includes(needle))) continue
-    const w = firstWord(s, (x) => matchesWord(t, x.toLowerCase()))
+    const w = firstWord(s, (x) => {
+      const l = x.toLowerCase()
+      return l.includes(needle) && matchesWord(t, l)
+    })
     if (w) return w
   }
   return null
