@@ -38,7 +38,10 @@ const ENTITY_LABEL: Record<string, string> = {
   repos: 'repository', hashtags: 'hashtag', mentions: 'mention', domains: 'site', topics: 'topic',
 }
 
-const words = (s: string | null): string[] => (s ?? '').toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’+#]*/gu) ?? []
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’+#]*/gu
+/** WORD for exec() loops (its own lastIndex). */
+const WORD_AT = new RegExp(WORD)
+const words = (s: string | null): string[] => (s ?? '').toLowerCase().match(WORD) ?? []
 
 export interface TermMatcher {
   term: string
@@ -87,15 +90,41 @@ function matchesWord(t: TermMatcher, w: string): boolean {
   return w === term || stemOf(w) === stem || (term.length >= 4 && w.startsWith(term))
 }
 
-/** words() of each text read once, however many terms look at it. */
-function wordsOnce(): (s: string | null) => string[] {
-  const seen = new Map<string, string[]>()
-  return (s) => {
-    const k = s ?? ''
-    let w = seen.get(k)
-    if (!w) seen.set(k, (w = words(k)))
+/**
+ * What a text must hold, lower-cased, for any of its words to match `t` (matchesWord): the corrected
+ * stem, or the term's stem without a final "y" ("stories" and "story" both hold "stor"). Checked
+ * before a text is split into words, which most texts of the pool then never are.
+ */
+const needles = new WeakMap<TermMatcher, string>()
+const needleOf = (t: TermMatcher): string => {
+  let n = needles.get(t)
+  if (n === undefined) {
+    const stem = bare(t).stem
+    needles.set(t, (n = t.corrected ?? (stem.endsWith('y') ? stem.slice(0, -1) : stem)))
+  }
+  return n
+}
+
+/** Each text lower-cased and split into words once, however many terms look at it. */
+function textsOnce() {
+  const lower = new Map<string, string>()
+  const split = new Map<string, string[]>()
+  const lowerOf = (s: string): string => {
+    let l = lower.get(s)
+    if (l === undefined) lower.set(s, (l = s.toLowerCase()))
+    return l
+  }
+  const wordsOf = (s: string): string[] => {
+    let w = split.get(s)
+    if (!w) split.set(s, (w = lowerOf(s).match(WORD) ?? []))
     return w
   }
+  /** Some word of the text matches the term (only a word holding the needle can). */
+  const anyWord = (t: TermMatcher, s: string | null): boolean => {
+    const needle = needleOf(t)
+    return !!s && lowerOf(s).includes(needle) && wordsOf(s).some((w) => w.includes(needle) && matchesWord(t, w))
+  }
+  return { lowerOf, anyWord }
 }
 
 function entityList(json: string | null): Array<{ kind: string; name: string }> {
@@ -130,8 +159,7 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
   const tagged: string[] = []
   const inCats: string[] = []
   const matched: string[] = []
-  const wordsOf = wordsOnce()
-  const anyWord = (t: TermMatcher, f: string | null) => wordsOf(f).some((w) => matchesWord(t, w))
+  const { lowerOf, anyWord } = textsOnce()
   for (const t of terms) {
     const spoken = [doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))
     const ent = entities.find((x) => anyWord(t, x.name))
@@ -140,12 +168,12 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
     if (!spoken && !ent && !tag && !cat) continue
     matched.push(t.term)
     const as = (w: string) => (t.corrected ? `“${w}” (for “${t.term}”)` : `“${w}”`)
-    if (spoken || ent) mentions.push(as(spelled(doc, t) ?? ent?.name ?? t.term))
+    if (spoken || ent) mentions.push(as(spelled(doc, t, lowerOf) ?? ent?.name ?? t.term))
     else if (tag) tagged.push(as(tag))
     else if (cat) inCats.push(as(cat))
   }
   const parts: string[] = []
-  const lowerAll = [doc.text, doc.author, doc.ocr, doc.summary].map((s) => (s ?? '').toLowerCase())
+  const lowerAll = [doc.text, doc.author, doc.ocr, doc.summary].map((s) => lowerOf(s ?? ''))
   let phraseHits = 0
   for (const p of phrases) {
     if (lowerAll.some((s) => s.includes(p))) {
@@ -164,12 +192,30 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
   }
 }
 
-/** The word as the post writes it ("Leipzig" for "leipzig"), from its text, summary or image text. */
-function spelled(doc: SearchDocument, t: TermMatcher): string | null {
+/**
+ * The word as the post writes it ("Leipzig" for "leipzig"), from its text, summary or image text. A
+ * text without the term's needle is skipped unless the needle holds a sigma: each word is lower-cased
+ * alone here, and only a final sigma lower-cases differently alone than inside its text.
+ */
+function spelled(doc: SearchDocument, t: TermMatcher, lowerOf: (s: string) => string): string | null {
+  const needle = needleOf(t)
+  const sure = !/[σς]/.test(needle)
   for (const s of [doc.text, doc.summary, doc.ocr, doc.author]) {
-    const w = (s ?? '').match(/[\p{L}\p{N}][\p{L}\p{N}'’+#]*/gu)?.find((x) => matchesWord(t, x.toLowerCase()))
+    if (!s || (sure && !lowerOf(s).includes(needle))) continue
+    const w = firstWord(s, (x) => {
+      const l = x.toLowerCase()
+      return l.includes(needle) && matchesWord(t, l)
+    })
     if (w) return w
   }
+  return null
+}
+
+/** The first word of `s` that passes, reading no further than it. */
+function firstWord(s: string, pass: (w: string) => boolean): string | null {
+  const re = WORD_AT
+  re.lastIndex = 0
+  for (let m = re.exec(s); m; m = re.exec(s)) if (pass(m[0])) return m[0]
   return null
 }
 

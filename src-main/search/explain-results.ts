@@ -1,4 +1,5 @@
-import type { SearchDocument } from '../store/index.ts'
+import type { SearchMedia } from '../../src-shared/schemas/search.ts'
+import { searchMediaKinds, type Db, type SearchDocument } from '../store/index.ts'
 import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './evidence.ts'
 import { RRF_K, type Fused } from './candidates.ts'
 import { languageName } from './language-phrases.ts'
@@ -6,11 +7,26 @@ import type { Understanding } from './query-understanding.ts'
 
 export type Explained = { id: number; doc: SearchDocument; relevance: number; reason: string; rrf: number }
 
+/** The kinds of media each post of the pool has (read when the query's words ask for a kind: mediaOfPool). */
+export type PoolMedia = ReadonlyMap<number, ReadonlySet<SearchMedia>>
+const NO_MEDIA: PoolMedia = new Map()
+
+/** The pool's media kinds when the query's words hint at one ("… screenshot"), else none read. */
+export function mediaOfPool(db: Db, ids: readonly number[], q: Understanding): PoolMedia {
+  if (q.parsed.mediaHints.length === 0) return NO_MEDIA
+  const out = new Map<number, Set<SearchMedia>>()
+  for (const { id, kind } of searchMediaKinds(db, ids)) {
+    const kinds = out.get(id) ?? new Set<SearchMedia>()
+    out.set(id, kinds.add(kind))
+  }
+  return out
+}
+
 /**
  * Each fused candidate with its relevance (0-1, from the evidence it shows) and a sentence saying why
  * it matched, in the order of that relevance (RRF settles ties); a query of filters only keeps its order.
  */
-export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number, SearchDocument>, q: Understanding): Explained[] {
+export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number, SearchDocument>, q: Understanding, media: PoolMedia = NO_MEDIA): Explained[] {
   const p = q.parsed
   const filterParts = filterReasons(q)
   const scored = pool.filter((r) => docs.has(r.id)).map((r) => {
@@ -18,7 +34,7 @@ export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number,
     const lex = lexicalEvidence(doc, q.matchers, p.phrases)
     const parts = [...lex.reasonParts]
     if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push('similar in meaning to your search')
-    const hint = p.mediaHints.find((h) => (h === 'image' && doc.hasImage) || (h === 'video' && doc.hasVideo))
+    const hint = p.mediaHints.find((h) => media.get(r.id)?.has(h))
     if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
     parts.push(...filterParts)
     const relevance = q.hasText

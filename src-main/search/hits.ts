@@ -14,6 +14,13 @@ const parseJson = <T>(s: string | null, fallback: T): T => {
   }
 }
 
+/** Each count a number or null, in ENGAGEMENT_KEYS' order. */
+function engagementOf(e: Partial<Engagement>): Engagement {
+  const out = {} as Record<(typeof ENGAGEMENT_KEYS)[number], number | null>
+  for (const k of ENGAGEMENT_KEYS) out[k] = typeof e[k] === 'number' ? e[k] : null
+  return out as Engagement
+}
+
 /** Search hits in the library's list-item shape (zBookmark), in the order of `ids`. */
 export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bookmark> {
   const media = new Map<number, Bookmark['media']>()
@@ -33,8 +40,7 @@ export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bo
   }
   const out = new Map<number, Bookmark>()
   for (const r of searchHitRows(db, ids)) {
-    const e = parseJson<Partial<Engagement>>(r.engagement, {})
-    const engagement = Object.fromEntries(ENGAGEMENT_KEYS.map((k) => [k, typeof e[k] === 'number' ? e[k] : null])) as Engagement
+    const engagement = engagementOf(parseJson<Partial<Engagement>>(r.engagement, {}))
     out.set(r.id, {
       id: r.id,
       postId: r.postId,

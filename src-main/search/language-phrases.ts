@@ -78,11 +78,11 @@ function build(): Tables {
   return { english, native, names, nativeNames }
 }
 
-/** Folds accents letter by letter, keeping the string's length (offsets stay valid for chips). */
-const foldSameLength = (s: string): string => [...s].map((ch) => {
+/** Folds accents letter by letter, keeping the string's length (offsets stay valid for chips); ASCII has none to fold. */
+const foldSameLength = (s: string): string => (/^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : [...s].map((ch) => {
   const f = fold(ch)
   return f.length === ch.length ? f : ch.toLowerCase()
-}).join('')
+}).join(''))
 
 /** One phrase of each kind, so that V8 compiles each pattern here (its first runs cost as much as the build). */
 const WARM_UP = ['posts in German about rust', 'German-language tweets', 'auf Deutsch', 'en español', 'lang:de sqlite', 'rust async runtime']

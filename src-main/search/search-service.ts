@@ -3,7 +3,7 @@ import type { AiProvider } from '../ai/index.ts'
 import { hasSearchFilter, readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
 import { blankVectorOf, fuse, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate, type Fused } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
-import { explainResults } from './explain-results.ts'
+import { explainResults, mediaOfPool } from './explain-results.ts'
 import { broadPosts } from './filter-sets.ts'
 import { bookmarksForHits, titleOf } from './hits.ts'
 import { createIndexCatchUp } from './index-catch-up.ts'
@@ -173,8 +173,9 @@ export function createSearch(deps: SearchDeps): Search {
 
     const reranker = q.hasText ? await resolveReranker() : null
     const pool = ranked.slice(0, Math.max(opts.limit, reranker ? (deps.rerankCandidates ?? 20) : 0, 30))
-    const docs = new Map(searchDocuments(db, pool.map((r) => r.id)).map((d) => [d.id, d]))
-    let scored = explainResults(pool, docs, q)
+    const ids = pool.map((r) => r.id)
+    const docs = new Map(searchDocuments(db, ids).map((d) => [d.id, d]))
+    let scored = explainResults(pool, docs, q, mediaOfPool(db, ids, q))
 
     let rerank: SearchResponse['rerank'] = 'off'
     if (reranker && scored.length > 1) {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkpointInBackground, stopMaintenance } from './maintenance.ts'
-import { applyPragmas, sqliteOf, stmt, type Db } from './connection.ts'
+import { applyPragmas, runnerOf, sqliteOf, stmt, type Db } from './connection.ts'
 import * as schema from './schema.ts'
 
 /** The driver's handle (drizzle over better-sqlite3): only src-main/store/ sees it. */
@@ -49,7 +49,7 @@ export const databaseFile = (db: Db): string | null => {
 export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
 
 /** Reads in one snapshot. DEFERRED: it never takes the write lock, so it never waits for another writer. */
-export const readTransaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).transaction(fn).deferred()
+export const readTransaction = <T>(db: Db, fn: () => T): T => runnerOf(db).deferred(fn) as T
 
 /**
  * `transaction`, but only if the write lock is free now: `{ value }`, or null (nothing done) while
@@ -57,13 +57,12 @@ export const readTransaction = <T>(db: Db, fn: () => T): T => sqliteOf(db).trans
  * steps of up to 100 ms, so a caller on the HTTP thread retries after a short await instead.
  */
 export function transactionIfFree<T>(db: Db, fn: () => T): { value: T } | null {
-  const client = sqliteOf(db)
   // Prepared once: the pipeline polls here every 2 ms while another connection writes, and pragma()
   // compiles its statement on each call (110 ms of the HTTP thread in 4 s of bench/load.ts).
   const timeout = stmt(db, 'PRAGMA busy_timeout').pluck().get() as number
   stmt(db, 'PRAGMA busy_timeout = 0').get()
   try {
-    return { value: client.transaction(fn).immediate() }
+    return { value: runnerOf(db).immediate(fn) as T }
   } catch (e) {
     if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return null
     throw e

@@ -70,6 +70,20 @@ describe('error shapes', () => {
       expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body' } })
     })
 
+    it('refuses a PUT and a DELETE over the limit too; a GET or HEAD carries no body for the app, so it answers as without one', async () => {
+      const put = await rawRequest(`${t.url}/api/settings`, { method: 'PUT', headers: { cookie: admin.cookie!, 'content-type': 'application/json' }, body: big })
+      expect(put.status).toBe(400)
+      expect(put.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body' } })
+      const del = await rawRequest(`${t.url}/api/bookmarks/1`, { method: 'DELETE', headers: { cookie: admin.cookie!, 'content-type': 'application/json' }, body: big })
+      expect(del.status).toBe(400)
+      expect(del.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body' } })
+      const get = await rawRequest(`${t.url}/api/settings`, { headers: { cookie: admin.cookie!, 'content-type': 'application/json' }, body: big })
+      expect(get.status).toBe(200)
+      expect(get.json()).toMatchObject({ provider: 'local' })
+      const head = await rawRequest(`${t.url}/api/settings`, { method: 'HEAD', headers: { cookie: admin.cookie! }, body: big })
+      expect(head.status).toBe(200)
+    })
+
     it('accepts a body just under the limit', async () => {
       const body = JSON.stringify({ role: 'viewer', pad: 'x'.repeat(LIMIT - 40) })
       expect(Buffer.byteLength(body)).toBeLessThanOrEqual(LIMIT)

@@ -257,18 +257,22 @@ export interface SearchDocument {
   categories: string | null
   /** knowledge.entities as stored (JSON text). */
   entitiesJson: string | null
-  hasImage: number
-  hasVideo: number
 }
 
 export const searchDocuments = (db: Db, ids: readonly number[]): SearchDocument[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT d.id, d.text, d.author, d.urls, d.ocr, d.summary,
       (SELECT group_concat(tg.name, '|') FROM bookmark_tags bt JOIN tags tg ON tg.id = bt.tag_id WHERE bt.bookmark_id = d.id) AS tags,
       (SELECT group_concat(c.name, '|') FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id = d.id) AS categories,
-      (SELECT k.entities FROM knowledge k WHERE k.bookmark_id = d.id) AS entitiesJson,
-      EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = d.id AND m.type = 'photo') AS hasImage,
-      EXISTS (SELECT 1 FROM media m WHERE m.bookmark_id = d.id AND m.type IN ('video', 'animated_gif')) AS hasVideo
+      (SELECT k.entities FROM knowledge k WHERE k.bookmark_id = d.id) AS entitiesJson
     FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchDocument[]
+
+/**
+ * Which of these posts have an image (a photo) or a video (an animated GIF counts), read only for a
+ * query whose words ask for one: most posts' media rows are not in the page cache.
+ */
+export const searchMediaKinds = (db: Db, ids: readonly number[]): Array<{ id: number; kind: 'image' | 'video' }> =>
+  ids.length === 0 ? [] : stmt(db, `SELECT DISTINCT bookmark_id AS id, CASE type WHEN 'photo' THEN 'image' ELSE 'video' END AS kind FROM media
+    WHERE bookmark_id IN (SELECT value FROM json_each(?)) AND type IN ('photo', 'video', 'animated_gif')`).all(idList(ids)) as Array<{ id: number; kind: 'image' | 'video' }>
 
 /** Re-derives the FTS rows of these posts from the live tables (the triggers normally do this). */
 export function searchReindexRows(db: Db, ids: readonly number[]): void {
