@@ -5,10 +5,14 @@
  *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory before and after loading one engine and encoding 400 posts
  *   node bench/encoder-onnx.ts questions   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
  *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none)
+ *   node bench/encoder-onnx.ts arrivals [TREE]   the questions sent to the process's model thread (TREE's encoder-host, default this one)
+ *                                          as they would come from searches, at random times, 125-750 a second: CPU ms a question on each thread
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
+import { resolve } from 'node:path'
+import { busyThreads, threadCpu } from './child-server.ts'
 import { sentenceEncoder } from '../src-main/ai/local/sentence-encoder.ts'
 import { loadUseLiteOnnx, onnxRuntime, type EmbedBatch } from '../src-main/ai/local/use-lite-onnx.ts'
 import { loadUseLiteTfjs } from '../src-main/ai/local/use-lite-tfjs.ts'
@@ -80,6 +84,30 @@ if (mode === 'parity') {
   const shuffled = [...arrival].sort((a, b) => ((a * 7919) % 637) - ((b * 7919) % 637))
   const mixed = await run(calls(16, shuffled))
   print({ engine: 'onnxruntime', check: 'calls of 16 in another order', differFromAlone: mixed.filter((v, i) => !same(v, alone[i])).length })
+} else if (mode === 'arrivals') {
+  const tree = resolve(process.argv[3] ?? new URL('..', import.meta.url).pathname)
+  const { createEncoderHost } = await import(`${tree}/src-main/ai/providers/encoder-host.ts`) as typeof import('../src-main/ai/providers/encoder-host.ts')
+  const host = createEncoderHost()
+  await host.encode(['warm'])
+  let next = 0
+  const question = () => MANY_QUESTIONS[next++ % MANY_QUESTIONS.length]
+  for (const rate of [125, 250, 500, 750]) {
+    const count = rate * 8
+    // Exponential gaps (arrivals at random); timers fire at most every ~1 ms, so each fires the arrivals that are due.
+    let due = 0
+    const times = Array.from({ length: count }, () => (due += -Math.log(1 - Math.random()) * (1000 / rate)))
+    const before = threadCpu(process.pid)
+    const t0 = performance.now()
+    const asked: Promise<unknown>[] = []
+    for (const at of times) {
+      const wait = at - (performance.now() - t0)
+      if (wait > 0) await new Promise((go) => setTimeout(go, wait))
+      asked.push(host.encode([question()]))
+    }
+    await Promise.all(asked)
+    print({ engine: 'onnxruntime', tree, perSecond: rate, questions: count, seconds: Math.round(performance.now() - t0) / 1000, cpuMsPerQuestionByThread: busyThreads(process.pid, before, count) })
+  }
+  await host.close()
 } else if (mode === 'rss') {
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)
