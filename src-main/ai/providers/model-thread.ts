@@ -26,16 +26,23 @@ export function serveModel(): void {
 
   const waiting: Record<EncoderPriority, Array<() => void>> = { query: [], batch: [] }
   let busy = false
-  /** One model call at a time; whoever waits for the next is a query first, then jobs in arrival order. */
+  /**
+   * One model call at a time; whoever waits for the next is a query first, then jobs in arrival order.
+   * The next is chosen a turn of the event loop after a call ends, once the requests that came during
+   * it (the call held this thread) have been read: chosen at once, a job's next call went before them.
+   */
+  const handOver = () => {
+    const next = waiting.query.shift() ?? waiting.batch.shift()
+    if (next) next()
+    else busy = false
+  }
   const turn = async <T>(priority: EncoderPriority, work: () => Promise<T>): Promise<T> => {
     if (busy) await new Promise<void>((go) => waiting[priority].push(go))
     busy = true
     try {
       return await work()
     } finally {
-      const next = waiting.query.shift() ?? waiting.batch.shift()
-      if (next) next()
-      else busy = false
+      setImmediate(handOver)
     }
   }
   const encoders: Record<EncoderPriority, SentenceEncoder> = {
