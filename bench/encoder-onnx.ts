@@ -3,15 +3,22 @@
  *   node bench/encoder-onnx.ts parity      cosine of the two engines' vectors on ~300 real and generated posts (gate: >= 0.9999 each)
  *   node bench/encoder-onnx.ts speed       texts/s and CPU ms per text at tweet length, batches 8/32/64, 1 and 2 intra-op threads
  *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory before and after loading one engine and encoding 400 posts
+ *   node bench/encoder-onnx.ts questions   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
+ *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none)
+ *   node bench/encoder-onnx.ts arrivals [TREE]   the questions sent to the process's model thread (TREE's encoder-host, default this one)
+ *                                          as they would come from searches, at random times, 125-750 a second: CPU ms a question on each thread
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
+import { resolve } from 'node:path'
+import { busyThreads, threadCpu } from './child-server.ts'
 import { sentenceEncoder } from '../src-main/ai/local/sentence-encoder.ts'
 import { loadUseLiteOnnx, onnxRuntime, type EmbedBatch } from '../src-main/ai/local/use-lite-onnx.ts'
 import { loadUseLiteTfjs } from '../src-main/ai/local/use-lite-tfjs.ts'
 import { encoderInput } from '../src-main/ai/local/sentence-encoder.ts'
 import { generatePosts } from './generate-library.ts'
+import { MANY_QUESTIONS } from './search-questions.ts'
 
 const ARCHIVE = new URL('../../shared/fixtures/exports/archive/alrocar_x/', import.meta.url)
 const mode = process.argv[2] ?? 'parity'
@@ -53,6 +60,54 @@ if (mode === 'parity') {
     const embed = await onnx(threads)
     for (const batch of [8, 32, 64]) await time('onnxruntime', embed, batch, threads)
   }
+} else if (mode === 'questions') {
+  const texts = MANY_QUESTIONS.map(encoderInput)
+  const embed = await onnx()
+  const calls = (size: number, order: readonly number[]) => Array.from({ length: Math.ceil(order.length / size) }, (_, i) => order.slice(i * size, (i + 1) * size))
+  const run = async (groups: number[][]) => {
+    const out = new Array<Float32Array>(texts.length)
+    for (const g of groups) (await embed(g.map((i) => texts[i]))).forEach((v, k) => (out[g[k]] = v))
+    return out
+  }
+  const arrival = texts.map((_, i) => i)
+  const alone = await run(calls(1, arrival))
+  const same = (a: Float32Array, b: Float32Array) => a.every((x, d) => Object.is(x, b[d]))
+  for (const size of [1, 2, 4, 8, 16]) {
+    for (let round = 0; round < 2; round++) {
+      const cpu0 = process.cpuUsage()
+      const out = await run(calls(size, arrival))
+      const cpu = process.cpuUsage(cpu0)
+      const differ = out.filter((v, i) => !same(v, alone[i])).length
+      print({ engine: 'onnxruntime', callSize: size, round, questions: texts.length, cpuMsPerQuestion: Math.round(((cpu.user + cpu.system) / 1000 / texts.length) * 1000) / 1000, differFromAlone: differ })
+    }
+  }
+  const shuffled = [...arrival].sort((a, b) => ((a * 7919) % 637) - ((b * 7919) % 637))
+  const mixed = await run(calls(16, shuffled))
+  print({ engine: 'onnxruntime', check: 'calls of 16 in another order', differFromAlone: mixed.filter((v, i) => !same(v, alone[i])).length })
+} else if (mode === 'arrivals') {
+  const tree = resolve(process.argv[3] ?? new URL('..', import.meta.url).pathname)
+  const { createEncoderHost } = await import(`${tree}/src-main/ai/providers/encoder-host.ts`) as typeof import('../src-main/ai/providers/encoder-host.ts')
+  const host = createEncoderHost()
+  await host.encode(['warm'])
+  let next = 0
+  const question = () => MANY_QUESTIONS[next++ % MANY_QUESTIONS.length]
+  for (const rate of [125, 250, 500, 750]) {
+    const count = rate * 8
+    // Exponential gaps (arrivals at random); timers fire at most every ~1 ms, so each fires the arrivals that are due.
+    let due = 0
+    const times = Array.from({ length: count }, () => (due += -Math.log(1 - Math.random()) * (1000 / rate)))
+    const before = threadCpu(process.pid)
+    const t0 = performance.now()
+    const asked: Promise<unknown>[] = []
+    for (const at of times) {
+      const wait = at - (performance.now() - t0)
+      if (wait > 0) await new Promise((go) => setTimeout(go, wait))
+      asked.push(host.encode([question()]))
+    }
+    await Promise.all(asked)
+    print({ engine: 'onnxruntime', tree, perSecond: rate, questions: count, seconds: Math.round(performance.now() - t0) / 1000, cpuMsPerQuestionByThread: busyThreads(process.pid, before, count) })
+  }
+  await host.close()
 } else if (mode === 'rss') {
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)

@@ -25,8 +25,9 @@ export { createLocalEmbedder, SEARCH_LOCAL_MODEL } from './local-embedder.ts'
 
 /**
  * The sentence encoder's vectors: the pipeline stores one per analysed post; a query is encoded by
- * the process's one sentence model (encoder-host.ts), ahead of any job's posts (~10 ms a query; the
- * first after the model's thread has idled out also waits for it to load, ~2 s).
+ * the process's one sentence model (encoder-host.ts), ahead of any job's posts (~1.4-2 ms of CPU alone,
+ * less when queries share a call: model-thread.ts; the first after the model's thread has idled out
+ * also waits for it to load, ~2 s).
  */
 export function createEncoderEmbedder({ host = sharedEncoderHost() }: { host?: EncoderHost } = {}): Embedder {
   return {

