@@ -1,5 +1,5 @@
-import { createSpace, eachChunk, eachDotAt, openKernel, quantize, sharedFloat32, spaceCodes, spaceRows, CHUNK, type Kernel, type VectorSpace } from './space.ts'
-import { bestK } from './top-k.ts'
+import { createSpace, dotsAtList, eachChunk, openKernel, quantize, sharedFloat32, spaceCodes, spaceRows, CHUNK, LIST, type Kernel, type VectorSpace } from './space.ts'
+import { bestK, bestOf } from './top-k.ts'
 
 /**
  * Every post's vector, kept current one post at a time, searched by brute force: no partition to go
@@ -81,6 +81,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   /** The code pass's rows and their distances, reused by every search (a search runs to its end before the next). */
   let keptRows = new Int32Array(space.capacity)
   let keptDists = new Uint16Array(space.capacity)
+  let scores = new Float32Array(1024)
   const pos = new Map<number, number>()
   let size = 0
   const centre = createCentre(dim)
@@ -214,9 +215,21 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
 
   /** The exact scores of the first `count` rows of `at` (in row order), best k: the kernel scores a list of rows at a time. */
   function scoreRows(qs: number, k: number, at: Int32Array, count: number): Hit[] {
-    const best = bestK(k)
-    eachDotAt(kernel, kernel.queryAt, space.rowsAt, at, 0, count, rowBytes, (_, row, dot) => best.push(Math.fround(dot * scales[row] * qs), row))
-    return best.drain(hitOf)
+    const { list, out } = kernel
+    const rowScales = scales
+    const scored = scoredFor(count)
+    for (let s = 0; s < count; s += LIST) {
+      const n = Math.min(LIST, count - s)
+      dotsAtList(kernel, kernel.queryAt, space.rowsAt, at, s, n, rowBytes)
+      for (let j = 0; j < n; j++) scored[s + j] = Math.fround(out[j] * rowScales[list[j]] * qs)
+    }
+    return bestOf(scored, at, count, k, hitOf)
+  }
+
+  /** Room for `count` scores (scoreRows', reused by every search). */
+  function scoredFor(count: number): Float32Array {
+    if (scores.length < count) scores = new Float32Array(Math.max(count, 2 * scores.length))
+    return scores
   }
 
   /** A few allowed posts (an author's, a category's): their rows alone, one kernel call each, in row order. */

@@ -380,7 +380,19 @@ export function eachDot(k: Kernel, q: number, m: number, count: number, rowBytes
 }
 
 /** Rows per call of dotsAt (whole groups, with room for the last group's padding). */
-const LIST = CHUNK - DOTS_AT_GROUP
+export const LIST = CHUNK - DOTS_AT_GROUP
+
+/**
+ * The dots of the row at byte `q` with rows `at[from .. from + n)` (n <= LIST) of the rows from byte `m`, through the
+ * kernel's dotsAt: afterwards k.list[j] is the row and k.out[j] its dot, for j < n.
+ */
+export function dotsAtList(k: Kernel, q: number, m: number, at: Int32Array, from: number, n: number, rowBytes: number): void {
+  const list = k.list
+  list.set(at.subarray(from, from + n))
+  const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
+  list.fill(list[n - 1], n, padded)
+  k.dotsAt(q, m, k.listAt, padded, rowBytes, k.outAt)
+}
 
 /**
  * `visit(i, row, dot)` for i in [from, from + count), in that order: the dot of the row at byte `q` with row
@@ -391,10 +403,7 @@ export function eachDotAt(k: Kernel, q: number, m: number, at: Int32Array, from:
   const { list, out } = k
   for (let s = from, end = from + count; s < end; s += LIST) {
     const n = Math.min(LIST, end - s)
-    for (let j = 0; j < n; j++) list[j] = at[s + j]
-    const padded = Math.ceil(n / DOTS_AT_GROUP) * DOTS_AT_GROUP // the kernel takes rows in groups: the last row again
-    list.fill(list[n - 1], n, padded)
-    k.dotsAt(q, m, k.listAt, padded, rowBytes, k.outAt)
+    dotsAtList(k, q, m, at, s, n, rowBytes)
     for (let j = 0; j < n; j++) visit(s + j, list[j], out[j])
   }
 }

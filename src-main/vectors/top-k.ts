@@ -76,3 +76,48 @@ export function bestK(k: number): BestK {
     },
   }
 }
+
+/**
+ * The best k of `n` scores given with their rows (`scores[i]` is row `rows[i]`'s), as bestK holds them, best first:
+ * the k-th best score is found first (quickselect over a copy, one pass on average), so only the rows at or above it
+ * go through the heap rather than every row that beats the heap's floor as it rises (most of them, in row order).
+ */
+export function bestOf<T>(scores: Float32Array, rows: Int32Array, n: number, k: number, hit: (row: number, score: number) => T): T[] {
+  const best = bestK(k)
+  const floor = k > 0 && k < n ? kthLargest(scores, n, k) : -Infinity
+  for (let i = 0; i < n; i++) if (scores[i] >= floor) best.push(scores[i], rows[i])
+  return best.drain(hit)
+}
+
+let scratch = new Float32Array(1024)
+
+/** The k-th largest of scores[0, n) (0 < k <= n), counting equal scores apart. */
+export function kthLargest(scores: Float32Array, n: number, k: number): number {
+  if (scratch.length < n) scratch = new Float32Array(Math.max(n, 2 * scratch.length))
+  const a = scratch
+  a.set(scores.subarray(0, n))
+  const want = k - 1
+  let lo = 0
+  let hi = n - 1
+  while (lo < hi) {
+    const pivot = medianOf3(a[lo], a[(lo + hi) >> 1], a[hi])
+    let i = lo
+    let j = hi
+    // Hoare's partition, largest first: [lo, j] >= pivot, [i, hi] <= pivot, and between them (if any) = pivot.
+    while (i <= j) {
+      while (a[i] > pivot) i++
+      while (a[j] < pivot) j--
+      if (i <= j) {
+        const t = a[i]
+        a[i++] = a[j]
+        a[j--] = t
+      }
+    }
+    if (want <= j) hi = j
+    else if (want >= i) lo = i
+    else return a[want]
+  }
+  return a[lo]
+}
+
+const medianOf3 = (x: number, y: number, z: number): number => (x > y ? (y > z ? y : x > z ? z : x) : x > z ? x : y > z ? z : y)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createSpace, openKernel, spaceCodes, spaceRows } from '../../src-main/vectors/space.ts'
+import { createSpace, openKernel, quantize, spaceCodes, spaceRows } from '../../src-main/vectors/space.ts'
 import { buildClusteredIndex, createFlatIndex, openClusteredIndex, rowsFor, writeRow } from '../../src-main/vectors/index.ts'
-import { bestK } from '../../src-main/vectors/top-k.ts'
+import { bestK, bestOf } from '../../src-main/vectors/top-k.ts'
 
 const random = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
 const unit = (v: Float32Array) => {
@@ -86,9 +86,51 @@ describe('best k', () => {
       expect(best.drain((row, score) => ({ row, score }))).toEqual(expected.slice(0, k))
     }
   })
+
+  it('selects, from scores in row order, exactly what sorting them all selects (ties to the earlier row)', () => {
+    const rnd = random(11)
+    for (const [n, values] of [[2080, 9], [2080, 400], [5000, 3], [300, 1], [9000, 100_000]]) {
+      const rows = Int32Array.from({ length: n }, (_, i) => 3 * i + (i % 3))
+      const scores = Float32Array.from({ length: n }, () => Math.floor((rnd() + 0.5) * values) / values - 0.25)
+      const sorted = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b)
+      for (const k of [0, 1, 2, 10, 200, 1000, n - 1, n, n + 5]) {
+        const expected = sorted.slice(0, Math.max(0, k)).map((i) => ({ row: rows[i], score: scores[i] }))
+        expect(bestOf(scores, rows, n, k, (row, score) => ({ row, score }))).toEqual(expected)
+      }
+    }
+  })
 })
 
 describe('flat index', () => {
+  it('returns, among allowed posts, the brute-force top k by the int8 scores, ties to the earlier post', () => {
+    // Rows copied from a few vectors, so scores tie in runs; an allowed set scored alone (few) and in the scan (many).
+    const DIM = 16
+    const rnd = random(21)
+    const pool = Array.from({ length: 12 }, () => Float32Array.from({ length: DIM }, rnd))
+    const idx = createFlatIndex({ dim: DIM, codesFrom: Infinity })
+    const rows = new Map<number, { i8: Int8Array; scale: number }>()
+    for (let id = 1; id <= 6000; id++) {
+      const v = pool[Math.floor((rnd() + 0.5) * pool.length)]
+      idx.upsert(id, v)
+      const i8 = new Int8Array(DIM)
+      rows.set(id, { i8, scale: Math.fround(quantize(v, i8, 0)) }) // the index keeps each row's factor as float32
+    }
+    const q = Float32Array.from({ length: DIM }, rnd)
+    const qi8 = new Int8Array(DIM)
+    const qs = quantize(q, qi8, 0)
+    const score = (id: number) => {
+      const { i8, scale } = rows.get(id)!
+      let dot = 0
+      for (let d = 0; d < DIM; d++) dot += i8[d] * qi8[d]
+      return Math.fround(dot * scale * qs)
+    }
+    for (const share of [20, 2]) {
+      const allowed = new Set(Array.from({ length: 6000 }, (_, i) => i + 1).filter((id) => id % share === 0))
+      const expected = [...allowed].map((id) => ({ id, score: score(id) })).sort((a, b) => b.score - a.score || a.id - b.id)
+      for (const k of [1, 5, 60, 299, 300, 301, 1000]) expect(idx.search(q, k, allowed)).toEqual(expected.slice(0, k))
+    }
+  })
+
   it('finds nearest neighbours by cosine, grows, honours removals and the allowed set', () => {
     const idx = createFlatIndex({ dim: 3, initialCapacity: 2 })
     idx.upsert(1, Float32Array.of(1, 0, 0))
