@@ -42,7 +42,7 @@ const rssBefore = statusMb('VmRSS:')
 writeFileSync('/proc/self/clear_refs', '5')
 const c0 = cpuMs()
 const t0 = performance.now()
-const arrays = await buildOnThread(values.db)
+const arrays = await buildOnThread(values.db).arrays
 const buildMs = performance.now() - t0
 const buildCpuMs = cpuMs() - c0
 const index = openWordIndex(arrays)

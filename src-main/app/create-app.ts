@@ -133,7 +133,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const close = async () => {
       warmer.stop()
       await pipeline.close()
-      search.close()
+      await search.close()
       member.close()
       library.close()
       await lan.close()

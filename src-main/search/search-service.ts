@@ -69,7 +69,8 @@ export interface Search {
   readonly simd: boolean
   /** The word index in memory (word-memory-keeper.ts): copies read so far, and the bytes the current one holds. */
   readonly words: { readonly built: number; readonly bytes: number }
-  close(): void
+  /** Resolves once no thread of search's holds a connection to the library. */
+  close(): Promise<void>
 }
 
 /**
@@ -229,10 +230,10 @@ export function createSearch(deps: SearchDeps): Search {
     words,
     backfillEmbeddings: (opts) => semantic.backfill(opts),
     catchUp: (budgetMs = Infinity) => semantic.catchUp(budgetMs),
-    close() {
+    async close() {
       indexes.close()
-      words.close()
       side.close()
+      await words.close()
     },
   }
 }

@@ -37,7 +37,8 @@ export interface WordMemory {
   /** Copies read and adopted so far, and the bytes the current one holds. */
   readonly built: number
   readonly bytes: number
-  close(): void
+  /** Resolves once a build under way has ended (its thread and connection with it). */
+  close(): Promise<void>
 }
 
 export type FromWordThread = { arrays: WordArrays } | { failed: string }
@@ -57,15 +58,28 @@ const KEEP_EXPRS = 4096
  */
 const LIMITS = { maxYoungGenerationSizeMb: 2 }
 
-/** Reads the word index into arrays on a worker thread (word-memory-worker.ts). */
-export function buildOnThread(file: string): Promise<WordArrays> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./word-memory-worker.ts', import.meta.url), { workerData: { file }, resourceLimits: LIMITS })
-    worker.unref()
+/**
+ * Reads the word index into arrays on a worker thread (word-memory-worker.ts). `stop` asks the read to
+ * end and resolves once the thread has closed its connection and exited (terminating it would leave
+ * the connection open).
+ */
+export function buildOnThread(file: string): { arrays: Promise<WordArrays>; stop(): Promise<void> } {
+  const stop = new SharedArrayBuffer(4)
+  const worker = new Worker(new URL('./word-memory-worker.ts', import.meta.url), { workerData: { file, stop }, resourceLimits: LIMITS })
+  worker.unref()
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+  const arrays = new Promise<WordArrays>((resolve, reject) => {
     worker.once('message', (m: FromWordThread) => ('arrays' in m ? resolve(m.arrays) : reject(new Error(m.failed))))
     worker.once('error', reject)
     worker.once('exit', () => reject(new Error('the word index thread exited')))
   })
+  return {
+    arrays,
+    stop() {
+      Atomics.store(new Int32Array(stop), 0, 1)
+      return exited
+    },
+  }
 }
 
 type Spec = { token: string; prefix: boolean }
@@ -78,6 +92,8 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
   let index: WordIndex | null = null
   let search: WordSearch | null = null
   let building = false
+  /** The build under way: closing ends it, so no connection to the library outlives the app's. */
+  let thread: ReturnType<typeof buildOnThread> | null = null
   let closed = false
   let failures = 0
   let built = 0
@@ -132,8 +148,10 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
   const build = () => {
     building = true
     const t0 = performance.now()
-    buildOnThread(file!).then((arrays) => {
+    thread = buildOnThread(file!)
+    thread.arrays.then((arrays) => {
       building = false
+      thread = null
       if (closed) return
       if (arrays.stamp !== searchIndexStamp(db)) return due()
       index = openWordIndex(arrays)
@@ -142,6 +160,7 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
       log?.info?.(`search: the word index read into memory (${(index.bytes / 1e6).toFixed(1)} MB, ${Math.round(performance.now() - t0)} ms)`)
     }, (e: unknown) => {
       building = false
+      thread = null
       failures++
       if (closed) return
       log?.warn('search: could not read the word index into memory; searching it in SQLite', e)
@@ -191,12 +210,13 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
     get bytes() {
       return index?.bytes ?? 0
     },
-    close() {
+    async close() {
       closed = true
       if (timer) clearTimeout(timer)
       tokenizer?.close()
       index = null
       search = null
+      await thread?.stop()
     },
   }
 }

@@ -8,13 +8,14 @@ import type { FromWordThread } from './word-memory-keeper.ts'
 // The in-memory word index's build (see word-memory-keeper.ts): reads FTS5's tokens on a connection of
 // its own at the background workers' nice, hands the arrays over (transferred, not copied) and ends.
 
-const { file } = workerData as { file: string }
+const { file, stop } = workerData as { file: string; stop: SharedArrayBuffer }
+const stopFlag = new Int32Array(stop)
 lowerThreadPriority()
 const db = attachDatabase(file)
 let reply: FromWordThread
 let buffers: ArrayBuffer[] = []
 try {
-  const arrays = readWordIndex(db, packWordIndex)
+  const arrays = readWordIndex(db, packWordIndex, () => Atomics.load(stopFlag, 0) === 1)
   buffers = wordArrayBuffers(arrays)
   reply = { arrays }
 } catch (e) {

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { lexicalCandidates, narrowPosts } from '../../src-main/search/candidates.ts'
 import { postSetOf } from '../../src-main/search/filter-sets.ts'
@@ -66,8 +67,8 @@ describe('the word index in memory', () => {
     words.writesEnded()
     await until(() => words.current() !== null)
   })
-  afterAll(() => {
-    words.close()
+  afterAll(async () => {
+    await words.close()
     lib.close()
   })
 
@@ -201,6 +202,29 @@ describe('the word index in memory', () => {
       const small = narrowPosts(lib.db, q.filter)
       const broad = small === null ? postSetOf(searchFilteredIds(lib.db, q.filter)) : null
       expect(lexicalCandidates(lib.db, q, small, false, { broad, words: current }).map((c) => c.id), text).toContain(added)
+    }
+  })
+})
+
+describe('closing the word index in memory', () => {
+  /** This process's threads (a copy being read has one of its own, with its connection to the library). */
+  const threads = () => readdirSync('/proc/self/task').length
+
+  it('ends a copy being read, its thread and connection with it, before close resolves', async () => {
+    const lib = searchDb()
+    try {
+      for (const p of posts(4000)) lib.add(p.text, p.handle)
+      indexAll(lib.db)
+      const before = threads()
+      const words = createWordMemory({ db: lib.db, quietMs: 1, endedMs: 0 })
+      words.writesEnded()
+      await until(() => threads() > before, 5_000)
+      await words.close()
+      expect(threads()).toBe(before)
+      expect(words.current()).toBeNull()
+      expect(words.built).toBe(0)
+    } finally {
+      lib.close()
     }
   })
 })

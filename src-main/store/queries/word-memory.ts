@@ -42,8 +42,18 @@ function varints(buf: Buffer): number[] {
 
 const INSTANCES = 'search_fts_instances'
 
-/** Reads the word index for `build` inside one read transaction (the connection's own: a worker's). */
-export function readWordIndex<T>(db: Db, build: (r: WordIndexReader) => T): T {
+/** Rows read between looks at `stopped`. */
+const STOP_EVERY = 4096
+
+/**
+ * Reads the word index for `build` inside one read transaction (the connection's own: a worker's);
+ * throws once `stopped` says so (the app is closing), looked at every STOP_EVERY rows.
+ */
+export function readWordIndex<T>(db: Db, build: (r: WordIndexReader) => T, stopped: () => boolean = () => false): T {
+  let seen = 0
+  const look = () => {
+    if (++seen % STOP_EVERY === 0 && stopped()) throw new Error('the word index read was stopped')
+  }
   sqliteOf(db).exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${INSTANCES} USING fts5vocab(main, search_fts, instance)`)
   return readTransaction(db, () => {
     const averages = stmt(db, 'SELECT block FROM search_fts_data WHERE id = 1').pluck().get() as Buffer | undefined
@@ -56,11 +66,13 @@ export function readWordIndex<T>(db: Db, build: (r: WordIndexReader) => T): T {
       weights: SEARCH_COLUMNS.map((c) => SEARCH_WEIGHTS[c]),
       sizes(each) {
         for (const [id, sz] of stmt(db, 'SELECT id, sz FROM search_fts_docsize ORDER BY id').raw().iterate() as Iterable<[number, Buffer]>) {
+          look()
           each(id, varints(sz).reduce((s, n) => s + n, 0))
         }
       },
       instances(each) {
         for (const [term, doc, col] of stmt(db, `SELECT term, doc, col FROM temp.${INSTANCES}`).raw().iterate() as Iterable<[string, number, string]>) {
+          look()
           each(term, doc, cols.get(col)!)
         }
       },
