@@ -42,7 +42,7 @@ if ((sqliteOf(db).prepare('SELECT count(*) FROM bookmarks').pluck().get() as num
   const search = createSearch({ db, clock })
   search.indexQueued()
   await search.backfillEmbeddings()
-  search.close()
+  await search.close()
   library.close()
   prepareMs = Math.round(performance.now() - t0)
 }

@@ -132,6 +132,6 @@ console.log(JSON.stringify({
   simd: search.simd,
   sample: sample.results.map((r) => ({ relevance: r.relevance, reason: r.reason, text: r.bookmark.text.slice(0, 80) })),
 }, null, 2))
-search.close()
+await search.close()
 closeDatabase(db)
 if (dir) rmSync(dir, { recursive: true, force: true })

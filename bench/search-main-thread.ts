@@ -69,6 +69,6 @@ process.stdout.write(JSON.stringify({
   bench: 'search-main-thread', root, searches, mainThreadCpuMsPerSearch: Math.round((cpu / searches) * 100) / 100,
   wallMsPerSearch: Math.round((wall / searches) * 100) / 100, profiled: Boolean(values.profile), loadAverage: { before: loadBefore, after: load() },
 }, null, 2) + '\n')
-search.close()
+await search.close()
 closeDatabase(db)
 process.exit(0)

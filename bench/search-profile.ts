@@ -129,5 +129,5 @@ console.log(JSON.stringify({ bench: 'search-profile', queries: QUERIES.length, a
   cpuMsPerSearch: Math.round(cpuPer * 100) / 100, wallMsPerSearch: Math.round(wallPer * 100) / 100, p95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)] * 100) / 100,
   profiledMsPerSearch: b.profiledMsPerSearch, semanticModel: (await search.search(QUERIES[0], { limit: 10 })).semanticModel }, null, 2))
 console.log(`\n${b.text}`)
-search.close()
+await search.close()
 closeDatabase(db)

@@ -132,7 +132,7 @@ console.log(JSON.stringify({
   model,
   examples,
 }, null, 2))
-search.close()
+await search.close()
 closeDatabase(db)
 rmSync(dir, { recursive: true, force: true })
 

@@ -53,7 +53,7 @@ describe('launching a job', () => {
       // Related posts were found through the lent rows: every post has some (the four read alike).
       expect(knowledgeForBookmarks(lib.db, ids).every((k) => JSON.parse(k.relatedIds ?? '[]').length > 0)).toBe(true)
     } finally {
-      search.close()
+      await search.close()
       await deps.images.close()
       lib.close()
     }

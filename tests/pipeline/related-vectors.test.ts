@@ -46,7 +46,7 @@ describe('stage 4’s related-post input', () => {
       expect(lent.query(ids[3], 1)[0].id).toBe(ids[4])
       borrowed.loan!.giveBack()
     } finally {
-      search.close()
+      await search.close()
       lib.close()
     }
   }, 60_000)

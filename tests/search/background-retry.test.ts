@@ -44,7 +44,7 @@ describe('background search indexing', () => {
       expect(sqliteOf(db).prepare("SELECT count(*) FROM search_fts WHERE search_fts MATCH 'pruning'").pluck().get()).toBe(30)
       expect(warnings).toHaveLength(1)
     } finally {
-      search.close()
+      await search.close()
       other.close()
       closeDatabase(db)
     }

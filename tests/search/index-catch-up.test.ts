@@ -180,7 +180,7 @@ describe('index catch-up', () => {
         while (searchIndexSegments(again.db).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
         expect(searchIndexSegments(again.db)).toHaveLength(1)
       } finally {
-        search.close()
+        await search.close()
         again.close()
       }
     } finally {

@@ -57,7 +57,7 @@ describe('vectors written or removed after the index loaded', () => {
       store(ids[TEXTS.indexOf(TODDLER)], TEXTS.indexOf(SQLITE))
       expect(await top()).toEqual({ model: LOCAL_EMBEDDING_MODEL, text: SQLITE })
     } finally {
-      search.close()
+      await search.close()
       await close()
     }
   }, 60_000)

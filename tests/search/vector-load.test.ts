@@ -101,7 +101,7 @@ describe('loading the stored vectors', () => {
       await until(async () => (last = await search.search('baby sleep', { limit: 3 })).results.some((r) => r.bookmark.text === later))
       expect(last.results.map((r) => r.bookmark.text)).toContain(later)
     } finally {
-      search.close()
+      await search.close()
       lib.close()
     }
   }, 60_000)
@@ -127,7 +127,7 @@ describe('loading the stored vectors', () => {
         expect(first.semanticModel).toBe(SEARCH_LOCAL_MODEL)
         expect(first.understood.notes?.some((n) => n.includes('still loading')) ?? false).toBe(false)
       } finally {
-        search.close()
+        await search.close()
       }
     } finally {
       lib.close()
@@ -170,7 +170,7 @@ describe('loading the stored vectors', () => {
         expect(last.semanticModel).toBe(SEARCH_LOCAL_MODEL)
         expect(last.results.map((r) => r.bookmark.text).every((t) => t.startsWith(TOPICS[0]))).toBe(true)
       } finally {
-        search.close()
+        await search.close()
       }
     } finally {
       lib.close()

@@ -113,7 +113,7 @@ describe('the vector thread', () => {
       expect(await byMeaning()).toContain(wanted)
     } finally {
       other.close()
-      search.close()
+      await search.close()
       lib.close()
     }
   })
