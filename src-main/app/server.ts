@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serveGuarded } from '../http/index.ts'
 import type { SheafApp } from './create-app.ts'
-import { limitHeapGrowth } from './heap-growth.ts'
+import { limitHeapGrowth } from '../background/index.ts'
 
 export interface RunningServer {
   url: string
@@ -10,7 +10,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** Serves the app; the process's heaps are held to the growth a long-running server can afford (heap-growth.ts). */
+/** Serves the app; the process's heaps are held to the growth a long-running server can afford (background/heap-growth.ts). */
 export function listen(sheaf: SheafApp, host: string, port: number): Promise<RunningServer> {
   limitHeapGrowth()
   return new Promise((resolve, reject) => {

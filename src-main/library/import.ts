@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { AppError } from '../../src-shared/errors.ts'
+import { holdHeapGrowthDown } from '../background/index.ts'
 import type { ImportResult } from '../../src-shared/schemas/posts.ts'
 import { mergePost, UNKNOWN_HANDLE, type ExportInput } from '../importers/index.ts'
 import {
@@ -136,10 +137,13 @@ export function createImporter(deps: ImportDeps) {
   }
 
   async function run(req: ImportRequest): Promise<LibraryImportResult> {
+    const letGo = holdHeapGrowthDown()
     try {
       return await runNamed(req)
     } catch (e) {
       throw named(req.fileName, e)
+    } finally {
+      letGo()
     }
   }
 

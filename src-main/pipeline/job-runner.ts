@@ -3,7 +3,7 @@ import { DEFAULT_CATEGORIES } from '../../src-shared/categories.ts'
 import type { PipelineStage } from '../../src-shared/schemas/pipeline.ts'
 import { createInProcessRunner, createLocalProvider, createWorkerPool, type AiProvider, type LocalRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
-import { createBatchPacing } from '../background/index.ts'
+import { createBatchPacing, holdHeapGrowthDown } from '../background/index.ts'
 import type { MediaCache } from '../media/index.ts'
 import {
   addJobUsage, allTagNames, categoriesForPipeline, countJobItems, countJobItemsAtLeast, countJobProblemPosts, insertJobError, insertJobErrors,
@@ -210,6 +210,7 @@ export function launchJob(job: JobRecord, deps: LaunchDeps, ended: () => void): 
     return lender && { lend: (ids) => { const loan = lender.lend(ids); loans.push(loan); return loan } }
   })
   const done = (async () => {
+    const letGo = holdHeapGrowthDown()
     try {
       try {
         // A job started for the local models (an upgrade) stays with them, whatever is configured now.
@@ -239,6 +240,7 @@ export function launchJob(job: JobRecord, deps: LaunchDeps, ended: () => void): 
       await (runner as LocalRunner | null)?.close().catch(() => {})
       for (const loan of loans) loan.giveBack()
       await (provider as AiProvider | null)?.close?.().catch(() => {})
+      letGo()
       ended()
     }
   })().catch((e) => log.error(`pipeline job ${job.id}: unexpected error`, e))
