@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8'
 
 /**
  * How far past its live size a thread's V8 heap may grow before the next full collection, in percent,
- * while the library is being written (an import, a pipeline job). V8 picks a factor of up to 4.0 for a
+ * while the library is being written (an import, a pipeline job, a re-scoring of categories). V8 picks a factor of up to 4.0 for a
  * heap with its default 4 GB limit (the HTTP thread's) and of up to 1.3 for one capped at 256 MB (the
  * model workers': worker-limits.ts). At 4.0 the HTTP thread's heap reached 130-227 MB through a
  * 100,000-post job over 47 MB of live objects, and the process kept those pages afterwards. 30 holds
@@ -40,7 +40,7 @@ export function limitHeapGrowth(fixed = process.env.SHEAF_HEAP_GROWING_PERCENT):
 }
 
 /**
- * Holds every heap to the busy factor while the library is written (each import, each pipeline job);
+ * Holds every heap to the busy factor while the library is written (each import, pipeline job and re-scoring);
  * the returned function lets go (again: nothing). Without limitHeapGrowth() first (tests, tools), nothing is set.
  */
 export function holdHeapGrowthDown(): () => void {

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { createWorkerRunner } from '../ai/index.ts'
 import type { Logger } from '../app/logger.ts'
+import { holdHeapGrowthDown } from '../background/index.ts'
 import { analysedBookmarkIds, categoriesForPipeline, loadPipelinePosts, replacePipelineCategories, transaction, type Db } from '../store/index.ts'
 import { retryBusy } from './context.ts'
 import { categoryConfig, suggestWithThreads, withinLocks } from './stages/categorization.ts'
@@ -42,9 +43,11 @@ export function createRescorer({ db, clock, log, busy }: { db: Db; clock: () => 
       pending = true
       return
     }
+    const letGo = holdHeapGrowthDown()
     running = run()
       .catch((e) => log.error('re-scoring categories failed', e))
       .finally(() => {
+        letGo()
         running = null
         status.running = false
         if (pending && !closed) {
