@@ -120,6 +120,8 @@ describe('loading the stored vectors', () => {
   }, 60_000)
 
   it('reads the word vectors, before any search needs them, once an import outgrows the sentence vectors', async () => {
+    // The test runs the timers the load's slices wait on, so no search can come before they are read however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const lib = searchDb()
     const encoder = createEncoderEmbedder()
     try {
@@ -134,7 +136,8 @@ describe('loading the stored vectors', () => {
         for (let i = 0; i < 900; i++) lib.add(`${TOPICS[i % TOPICS.length]}, imported ${i}`)
         expect(search.catchUp()).toBe(0)
         search.kick()
-        await new Promise((r) => setTimeout(r, 500))
+        // 100 ms of timers, no search: the slices (a timer of 0 ms each) and the catch-up's turns, not the word index's look.
+        vi.advanceTimersByTime(100)
 
         const first = await search.search('pruning roses', { limit: 10 })
         expect(first.semanticModel).toBe(SEARCH_LOCAL_MODEL)
@@ -144,6 +147,7 @@ describe('loading the stored vectors', () => {
       }
     } finally {
       lib.close()
+      vi.useRealTimers()
     }
   }, 60_000)
 
