@@ -3,7 +3,8 @@
  * the library's importer) plus the judged target posts and look-alike distractors of
  * bench/search-relevance-set.ts, then MRR@10 and recall@10 per query kind for lexical-only,
  * semantic-only and fused offline search, and relevance calibration (mean relevance of the right
- * answer vs the rest). Prints one JSON object. Usage: node bench/search-relevance.ts [--verbose]
+ * answer vs the rest). Prints one JSON object. Usage: node bench/search-relevance.ts [--verbose] [--ranks]
+ * (--verbose: the queries missed; --ranks: each query's judged post's rank, 1-10, or null, to compare runs query by query)
  *
  * With a real model configured by environment (never a fake), the same queries are also run reranked
  * by it (and, with SHEAF_BENCH_EMBEDDING_MODEL, with its vectors):
@@ -26,7 +27,7 @@ import { sheafExport } from '../tests/search/sheaf-export.ts'
 import { CATEGORIES, TARGETS, distractors, judged, type QueryKind } from './search-relevance-set.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
 
-const { values } = parseArgs({ options: { verbose: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { verbose: { type: 'boolean', default: false }, ranks: { type: 'boolean', default: false } } })
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../shared/fixtures/exports')
 
 const dir = mkdtempSync(join(tmpdir(), 'sheaf-bench-relevance-'))
@@ -88,12 +89,14 @@ async function evaluate(mode: SearchMode, search: Search = offline) {
   const byKind = new Map<QueryKind | 'all', { rr: number; hit: number; n: number }>()
   const rel = { right: [] as number[], rest: [] as number[] }
   const misses: string[] = []
+  const ranks: Record<string, number | null> = {}
   for (const j of queries) {
     const res = await search.search(j.q, { limit: 10, mode })
     const target = idOf.get(j.target)
     const rank = res.results.findIndex((r) => r.bookmark.id === target)
     for (const [i, r] of res.results.entries()) (i === rank ? rel.right : rel.rest).push(r.relevance)
     if (rank < 0) misses.push(j.q)
+    ranks[j.q] = rank < 0 ? null : rank + 1
     for (const k of [j.kind, 'all'] as const) {
       const s = byKind.get(k) ?? { rr: 0, hit: 0, n: 0 }
       s.n++
@@ -108,7 +111,7 @@ async function evaluate(mode: SearchMode, search: Search = offline) {
   const scores = {} as Record<QueryKind | 'all', Score>
   for (const [k, s] of byKind) scores[k] = { mrr: round(s.rr / s.n), recall: round(s.hit / s.n), n: s.n }
   const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null)
-  return { ...scores, relevance: { rightAnswerMean: mean(rel.right), othersMean: mean(rel.rest) }, ...(values.verbose ? { misses } : {}) }
+  return { ...scores, relevance: { rightAnswerMean: mean(rel.right), othersMean: mean(rel.rest) }, ...(values.verbose ? { misses } : {}), ...(values.ranks ? { ranks } : {}) }
 }
 
 const lexical = await evaluate('lexical')

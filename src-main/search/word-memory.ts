@@ -229,11 +229,15 @@ export interface WordIndex {
   among(phrases: readonly WordPhrase[], ids: readonly number[]): number[]
   /** Every term and the number of posts holding it, in FTS5's order (searchVocabulary). */
   vocabulary(): Array<{ term: string; doc: number }>
+  /** Prefixes whose post counts are held (at most KEEP_PREFIXES). */
+  readonly prefixCounts: number
 }
 
 /** fts5_aux.c's constants. */
 const K1 = 1.2
 const B = 0.75
+/** Prefixes whose post counts are kept (a long-lived copy meets any number of them). */
+export const KEEP_PREFIXES = 1024
 
 export function openWordIndex(a: WordArrays): WordIndex {
   const nTerms = a.docCounts.length
@@ -267,9 +271,10 @@ export function openWordIndex(a: WordArrays): WordIndex {
   // Posts marked while a prefix's terms are merged for its post count.
   const marks = new Uint32Array(nDocs)
   let generation = 0
-  const unions = new Map<string, number>()
+  /** Prefixes' post counts by term range: fixed for the copy, so a cleared one is only counted again. */
+  const unions = new Map<number, number>()
   const union = (from: number, to: number): number => {
-    const key = `${from}:${to}`
+    const key = from * (nTerms + 1) + to
     const known = unions.get(key)
     if (known !== undefined) return known
     if (++generation === 0xffffffff) {
@@ -296,6 +301,7 @@ export function openWordIndex(a: WordArrays): WordIndex {
         }
       }
     }
+    if (unions.size >= KEEP_PREFIXES) unions.clear()
     unions.set(key, n)
     return n
   }
@@ -462,5 +468,10 @@ export function openWordIndex(a: WordArrays): WordIndex {
     return Array.from(a.docCounts, (doc, t) => ({ term: decoder.decode(terms.subarray(termStarts[t], termStarts[t + 1])), doc }))
   }
 
-  return { stamp: a.stamp, bytes: wordArrayBytes(a), phrase, best, among, vocabulary }
+  return {
+    stamp: a.stamp, bytes: wordArrayBytes(a), phrase, best, among, vocabulary,
+    get prefixCounts() {
+      return unions.size
+    },
+  }
 }

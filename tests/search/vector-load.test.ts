@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { LOCAL_EMBEDDING_MODEL } from '../../src-main/ai/index.ts'
 import type { SearchResponse } from '../../src-shared/schemas/search.ts'
 import { createEncoderEmbedder, SEARCH_LOCAL_MODEL, type Embedder } from '../../src-main/search/embedder.ts'
@@ -64,6 +64,10 @@ describe('loading the stored vectors', () => {
   }, 60_000)
 
   it('searches with the sentence vectors stored for the library while they load, from those read so far and saying so, then with all of them, and reads those stored later', async () => {
+    // The load reads a slice a turn, each after a timer: the test runs those timers itself, so what a search
+    // sees does not depend on how long the model's thread takes over the question (under load, long enough
+    // for every slice to be read before the first search answered, which then said nothing of loading).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const lib = searchDb()
     const encoder = createEncoderEmbedder()
     const search = createSearch({ db: lib.db, encoder })
@@ -83,30 +87,41 @@ describe('loading the stored vectors', () => {
       search.catchUp()
 
       const loading = (r: SearchResponse) => r.understood.notes?.some((n) => n.includes('still loading')) ?? false
+      // The first search reads the first slice (500 of 2,001 vectors) and answers from it.
       const first = await search.search('baby sleep', { limit: 3 })
       expect(first.semanticModel).toBe(LOCAL_EMBEDDING_MODEL)
       expect(loading(first)).toBe(true)
       expect(first.results[0]?.bookmark.text).not.toBe(target)
 
+      // A timer at a time (the next slice's, or another part's), a search after each, until one no longer says it loads.
       let last = first
-      await until(async () => !loading(last = await search.search('baby sleep', { limit: 3 })))
+      let timers = 0
+      while (loading(last) && timers < 100) {
+        vi.advanceTimersToNextTimer()
+        timers++
+        last = await search.search('baby sleep', { limit: 3 })
+      }
       expect(loading(last)).toBe(false)
+      expect(timers).toBeGreaterThanOrEqual(4)
       expect(last.semanticModel).toBe(LOCAL_EMBEDDING_MODEL)
       expect(last.results[0]?.bookmark.text).toBe(target)
 
-      // A vector the pipeline stores afterwards is read by a later search.
+      // A vector the pipeline stores afterwards is read by the next search.
       const later = 'Getting a newborn to nap in the afternoon'
       const id = lib.add(later)
       writeEmbedding(lib.db, { bookmarkId: id, model: LOCAL_EMBEDDING_MODEL, vector: (await encoder.embed([later]))[0], contentHash: inputHash(later) })
-      await until(async () => (last = await search.search('baby sleep', { limit: 3 })).results.some((r) => r.bookmark.text === later))
+      last = await search.search('baby sleep', { limit: 3 })
       expect(last.results.map((r) => r.bookmark.text)).toContain(later)
     } finally {
       await search.close()
       lib.close()
+      vi.useRealTimers()
     }
   }, 60_000)
 
   it('reads the word vectors, before any search needs them, once an import outgrows the sentence vectors', async () => {
+    // The test runs the timers the load's slices wait on, so no search can come before they are read however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const lib = searchDb()
     const encoder = createEncoderEmbedder()
     try {
@@ -121,7 +136,8 @@ describe('loading the stored vectors', () => {
         for (let i = 0; i < 900; i++) lib.add(`${TOPICS[i % TOPICS.length]}, imported ${i}`)
         expect(search.catchUp()).toBe(0)
         search.kick()
-        await new Promise((r) => setTimeout(r, 500))
+        // 100 ms of timers, no search: the slices (a timer of 0 ms each) and the catch-up's turns, not the word index's look.
+        vi.advanceTimersByTime(100)
 
         const first = await search.search('pruning roses', { limit: 10 })
         expect(first.semanticModel).toBe(SEARCH_LOCAL_MODEL)
@@ -131,6 +147,7 @@ describe('loading the stored vectors', () => {
       }
     } finally {
       lib.close()
+      vi.useRealTimers()
     }
   }, 60_000)
 

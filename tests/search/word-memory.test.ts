@@ -4,8 +4,9 @@ import { lexicalCandidates, narrowPosts } from '../../src-main/search/candidates
 import { postSetOf } from '../../src-main/search/filter-sets.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createWordMemory, type WordMemory, type WordSearch } from '../../src-main/search/word-memory-keeper.ts'
+import { KEEP_PREFIXES, openWordIndex, packWordIndex } from '../../src-main/search/word-memory.ts'
 import {
-  hasSearchFilter, searchFilteredIds, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, searchVocabulary, type SearchFilter,
+  hasSearchFilter, readWordIndex, searchFilteredIds, searchIndexQueued, searchLexical, searchMatchCount, searchMatchingAmong, searchVocabulary, type SearchFilter,
 } from '../../src-main/store/index.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
@@ -202,6 +203,35 @@ describe('the word index in memory', () => {
       const small = narrowPosts(lib.db, q.filter)
       const broad = small === null ? postSetOf(searchFilteredIds(lib.db, q.filter)) : null
       expect(lexicalCandidates(lib.db, q, small, false, { broad, words: current }).map((c) => c.id), text).toContain(added)
+    }
+  })
+})
+
+describe('the prefix counts the word index in memory keeps', () => {
+  it('holds at most KEEP_PREFIXES of them, and counts a dropped one again the same, as FTS5 does', () => {
+    const lib = searchDb()
+    try {
+      // 10,000 words w0000 … w9999, ten a post: 1,000 three-digit prefixes (w000 …) of ten words each, 100 of a hundred, 10 of a thousand.
+      const pad = (n: number, w: number) => String(n).padStart(w, '0')
+      for (let i = 0; i < 1000; i++) lib.add(Array.from({ length: 10 }, (_, d) => `w${pad(i, 3)}${d}`).join(' '))
+      indexAll(lib.db)
+      const index = openWordIndex(readWordIndex(lib.db, packWordIndex))
+      const prefixes = [...Array.from({ length: 1000 }, (_, i) => `w${pad(i, 3)}`), ...Array.from({ length: 100 }, (_, i) => `w${pad(i, 2)}`),
+        ...Array.from({ length: 10 }, (_, i) => `w${i}`)]
+      expect(prefixes.length).toBeGreaterThan(KEEP_PREFIXES)
+      let most = 0
+      const counts = prefixes.map((p) => {
+        const docs = index.phrase(p, true).docs
+        most = Math.max(most, index.prefixCounts)
+        return docs
+      })
+      expect(most).toBe(KEEP_PREFIXES)
+      expect(counts).toEqual(prefixes.map((p) => searchMatchCount(lib.db, `"${p}"*`, 5000)))
+      // Asked again, those counted before the cache last cleared are counted anew: the same answers.
+      expect(prefixes.map((p) => index.phrase(p, true).docs)).toEqual(counts)
+      expect(index.prefixCounts).toBeLessThanOrEqual(KEEP_PREFIXES)
+    } finally {
+      lib.close()
     }
   })
 })
