@@ -9,9 +9,12 @@
  * with the model it will use (`use-lite-512` for a library built with `--encoder`).
  * Prints requests/s, latency percentiles, errors, and the server's CPU per search: its HTTP (main)
  * thread and the whole process (every thread), and this bench's own (the clients share the 2 cores), with the load average before and after.
+ * `--rate N`: an open loop instead, N searches sent a second whatever the answers (after the closed warm-up),
+ * each timed from when it was due: the latency at a given load, where the closed loop's is set by its
+ * clients (16 clients at X searches/s wait 16/X s on average, however fast each search is).
  * Target (issue 14): >= 500 searches/s with p95 < 50 ms at 100,000 posts on 2 cores.
  * Usage: node bench/search-alone.ts [--db /tmp/sheaf-bench-search-100000.db] [--posts 100000] [--seconds 20]
- *        [--concurrency 16] [--warm-seconds 3] [--questions many|varied]   (SHEAF_BENCH_CPU_PROF=DIR profiles the server)
+ *        [--concurrency 16] [--rate N] [--warm-seconds 3] [--questions many|varied]   (SHEAF_BENCH_CPU_PROF=DIR profiles the server)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
@@ -25,10 +28,11 @@ import { MANY_QUESTIONS, QUESTIONS } from './search-questions.ts'
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, posts: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '20' },
-  concurrency: { type: 'string', default: '16' }, questions: { type: 'string', default: 'many' }, 'warm-seconds': { type: 'string', default: '3' }, 'max-seconds': { type: 'string', default: '600' },
+  concurrency: { type: 'string', default: '16' }, rate: { type: 'string' }, questions: { type: 'string', default: 'many' }, 'warm-seconds': { type: 'string', default: '3' }, 'max-seconds': { type: 'string', default: '600' },
 } })
 const posts = Number(values.posts)
 const concurrency = Number(values.concurrency)
+const rate = values.rate ? Number(values.rate) : null
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100)
 const loadBefore = load()
 
@@ -45,7 +49,8 @@ hardStop.unref()
 
 const { base, cookie } = await signIn(server)
 if (!/^http:\/\/127\./.test(base)) throw new Error(`the bench runs on loopback only (server at ${base})`)
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+// An open loop may have more searches out than the closed loop's clients.
+const agent = new http.Agent({ keepAlive: true, maxSockets: rate ? Math.max(concurrency, 64) : concurrency })
 
 type Answer = { ms: number; status: number; body: string; error?: string }
 function get(path: string): Promise<Answer> {
@@ -102,11 +107,34 @@ async function run(secs: number, from: number): Promise<{ answers: Answer[]; wal
   return { answers, wallMs: performance.now() - t0, next: n }
 }
 
+/**
+ * Open loop: a search is sent every 1/rate s whatever the answers, and timed from when it was due, so a
+ * send held up behind the server's backlog counts against it (no coordinated omission).
+ */
+async function runAt(perSecond: number, secs: number, from: number): Promise<{ answers: Answer[]; wallMs: number; next: number }> {
+  const answers: Answer[] = []
+  const out: Promise<void>[] = []
+  const t0 = performance.now()
+  const total = Math.floor(perSecond * secs)
+  const dueAt = (i: number) => t0 + (i * 1000) / perSecond
+  for (let i = 0; i < total;) {
+    for (const now = performance.now(); i < total && dueAt(i) <= now; i++) {
+      const due = dueAt(i)
+      out.push(get(searchPath(from + i)).then((a) => {
+        answers.push({ ...a, ms: performance.now() - due, body: a.status === 200 ? '' : a.body.slice(0, 200) })
+      }))
+    }
+    await new Promise((r) => setTimeout(r, 1))
+  }
+  await Promise.all(out)
+  return { answers, wallMs: performance.now() - t0, next: from + total }
+}
+
 const warm = await run(Number(values['warm-seconds']), 1) // JIT, prepared statements, the query worker
 const pid = server.pid!
 const threads0 = threadCpu(pid)
 const [http0, proc0, client0] = [cpuMs(pid, pid), cpuMs(pid), process.cpuUsage()]
-const { answers, wallMs } = await run(Number(values.seconds), warm.next)
+const { answers, wallMs } = rate ? await runAt(rate, Number(values.seconds), warm.next) : await run(Number(values.seconds), warm.next)
 const [httpMs, procMs] = [cpuMs(pid, pid) - http0, cpuMs(pid) - proc0]
 const client = process.cpuUsage(client0)
 const clientMs = (client.user + client.system) / 1000
@@ -121,7 +149,7 @@ clearTimeout(hardStop)
 const ms = answers.map((a) => a.ms)
 const round2 = (x: number) => Math.round(x * 100) / 100
 const result = {
-  bench: 'search-alone', library: libraryDb, posts, questions: asked.length, concurrency, seconds: Number(values.seconds), cores: cpus().length,
+  bench: 'search-alone', library: libraryDb, posts, questions: asked.length, loop: rate ? { open: rate } : { closed: concurrency }, seconds: Number(values.seconds), cores: cpus().length,
   semanticModel: settled.semanticModel, settleMs: settled.ms,
   searches: answers.length, perSecond: Math.round(answers.length / (wallMs / 1000)),
   p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), p99: quantile(ms, 0.99), max: round2(Math.max(...ms)),
