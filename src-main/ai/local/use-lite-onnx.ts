@@ -33,10 +33,10 @@ export function onnxRuntime(): Ort | null {
 }
 
 /**
- * ONNX Runtime's memory arena keeps the buffers of one run for the next: without it every node's output
- * was a malloc and a free, ~0.1-0.25 ms of a short question's 1.4-1.8 ms, and the worker's heap grew
- * more with a job's batches than the arena does (peak RSS 287-301 MB against 332-358 in
- * bench/encoder-onnx.ts session; the vectors are the same, bit for bit).
+ * ONNX Runtime's memory arena keeps the buffers of one run for the next. Without it every node's output
+ * is a malloc and a free, and the heap grew more with a job's batches than the arena does (peak RSS
+ * 287-301 MB against 329-358 in bench/encoder-onnx.ts session). The vectors are the same bit for bit;
+ * the CPU a question moved within the noise (docs/load.md, stop 31).
  */
 export const SESSION_OPTIONS = {
   interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: true,
