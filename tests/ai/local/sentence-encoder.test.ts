@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadSentenceEncoder, sentenceEncoder, type SentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
+import { encoderInput, loadSentenceEncoder, sentenceEncoder, type SentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
 import { encodeModel } from '../../../src-main/ai/local/onnx-proto.ts'
 import { sumMiddleAxisInOrder } from '../../../src-main/ai/local/ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from '../../../src-main/ai/local/tfjs-to-onnx.ts'
 import { loadUseLiteOnnx, onnxRuntime } from '../../../src-main/ai/local/use-lite-onnx.ts'
 import { loadUseLiteTfjs } from '../../../src-main/ai/local/use-lite-tfjs.ts'
 import { dot } from '../../../src-main/ai/local/word-vectors.ts'
+import { hasFixtures, readFixturePosts } from './fixture-posts.ts'
 
 const TEXTS = [
   'Rust async runtimes compared: tokio vs async-std, with benchmarks',
@@ -39,6 +40,16 @@ describe('the sentence model on ONNX Runtime (translated from its TF.js graph)',
     }
     expect(alone[0]).not.toEqual(alone[2])
   })
+
+  it('gives the vectors of a session without the memory arena, bit for bit, alone and in calls of 16 (real posts where the fixtures are)', async () => {
+    const real = hasFixtures ? readFixturePosts().map((p) => encoderInput(p.text)).filter((_, i) => i % 3 === 0).slice(0, 64) : []
+    const texts = [...TEXTS, ...real]
+    const [now, plain] = [await loadUseLiteOnnx(onnxRuntime()!), await loadUseLiteOnnx(onnxRuntime()!, 1, { enableCpuMemArena: false })]
+    const alone = async (embed: typeof now) => Promise.all(texts.map(async (t) => (await embed([t]))[0]))
+    const reference = await alone(plain)
+    expect(await alone(now)).toEqual(reference)
+    for (let i = 0; i < texts.length; i += 16) expect(await now(texts.slice(i, i + 16))).toEqual(reference.slice(i, i + 16))
+  }, 60_000)
 
   it('refuses to reorder a sum that is not over a middle axis', () => {
     const g = tfjsToOnnx({
