@@ -105,25 +105,50 @@ const needleOf = (t: TermMatcher): string => {
   return n
 }
 
-/** Each text lower-cased and split into words once, however many terms look at it. */
+/** A character WORD continues a word with (its second class). */
+const CONT = /[\p{L}\p{N}'’+#]/uy
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff
+
+/** The length (1 or 2 code units) of the character ending at `i` if WORD continues a word with it, else 0. */
+function contEndingAt(s: string, i: number): number {
+  const c = s.charCodeAt(i - 1)
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 39 || c === 43 || c === 35 ? 1 : 0
+  const n = isLowSurrogate(c) && i >= 2 && isHighSurrogate(s.charCodeAt(i - 2)) ? 2 : 1
+  CONT.lastIndex = i - n
+  return CONT.test(s) ? n : 0
+}
+
+/**
+ * Whether some word of `s` (as s.match(WORD) splits it) holds `needle` and passes: only the words around
+ * the needle's occurrences are read, not the whole text. A run of WORD's continuing characters holds one
+ * word at most, from its first letter or digit to the run's end, so the word around an occurrence is the
+ * first match of WORD from the start of its run, if that covers the occurrence.
+ */
+export function someWordHolding(s: string, needle: string, pass: (w: string) => boolean): boolean {
+  if (needle === '') return (s.match(WORD) ?? []).some(pass)
+  const re = WORD_AT
+  for (let at = s.indexOf(needle); at >= 0; at = s.indexOf(needle, at + 1)) {
+    let from = at
+    for (let n = 0; from > 0 && (n = contEndingAt(s, from)) > 0;) from -= n
+    re.lastIndex = from
+    const m = re.exec(s)
+    if (m && m.index <= at && m.index + m[0].length >= at + needle.length && pass(m[0])) return true
+  }
+  return false
+}
+
+/** Each text lower-cased once, however many terms look at it. */
 function textsOnce() {
   const lower = new Map<string, string>()
-  const split = new Map<string, string[]>()
   const lowerOf = (s: string): string => {
     let l = lower.get(s)
     if (l === undefined) lower.set(s, (l = s.toLowerCase()))
     return l
   }
-  const wordsOf = (s: string): string[] => {
-    let w = split.get(s)
-    if (!w) split.set(s, (w = lowerOf(s).match(WORD) ?? []))
-    return w
-  }
   /** Some word of the text matches the term (only a word holding the needle can). */
-  const anyWord = (t: TermMatcher, s: string | null): boolean => {
-    const needle = needleOf(t)
-    return !!s && lowerOf(s).includes(needle) && wordsOf(s).some((w) => w.includes(needle) && matchesWord(t, w))
-  }
+  const anyWord = (t: TermMatcher, s: string | null): boolean =>
+    !!s && someWordHolding(lowerOf(s), needleOf(t), (w) => matchesWord(t, w))
   return { lowerOf, anyWord }
 }
 
