@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lexicalEvidence, someWordHolding, type TermMatcher } from '../../src-main/search/evidence.ts'
+import { firstWordHolding, lexicalEvidence, someWordHolding, type TermMatcher } from '../../src-main/search/evidence.ts'
 import type { SearchDocument } from '../../src-main/store/index.ts'
 
 const doc = (fields: Partial<SearchDocument>): SearchDocument => ({
@@ -58,6 +58,16 @@ describe('the words around a needle (someWordHolding)', () => {
   it('finds the same words as splitting the whole text would, in any script and around any punctuation', () => {
     for (const s of texts) for (const n of needles) for (const [name, pass] of passes) {
       expect([s, n, name, someWordHolding(s, n, pass)]).toEqual([s, n, name, bySplit(s, n, pass)])
+    }
+  })
+
+  it('finds the first such word as the text writes it, from the lower-cased text', () => {
+    const cased = ["L'Été C++ #Rust ’Quoted’ RUST's", 'Storage and HISTORY story', 'ΟΔΟΣ Οδος οδος', 'Rüst RUST rust', 'x#Rust Rust#', 'Trust RUSTY rust']
+    for (const s of cased) for (const n of needles) for (const [name, pass] of passes) {
+      const lower = s.toLowerCase()
+      expect(lower.length).toBe(s.length)
+      const first = (s.match(WORD) ?? []).find((w) => w.toLowerCase().includes(n) && pass(w)) ?? null
+      expect([s, n, name, firstWordHolding(lower, n, pass, s)]).toEqual([s, n, name, first])
     }
   })
 
