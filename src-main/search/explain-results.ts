@@ -1,5 +1,5 @@
 import type { SearchMedia } from '../../src-shared/schemas/search.ts'
-import type { SearchDocument, SearchHitMedia } from '../store/index.ts'
+import { searchMediaKinds, type Db, type SearchDocument } from '../store/index.ts'
 import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './evidence.ts'
 import { RRF_K, type Fused } from './candidates.ts'
 import { languageName } from './language-phrases.ts'
@@ -8,19 +8,17 @@ import { descending } from './word-memory.ts'
 
 export type Explained = { id: number; doc: SearchDocument; relevance: number; reason: string; rrf: number }
 
-/** The kinds of media each post of the pool has (when the query's words ask for a kind: mediaOfPool). */
+/** The kinds of media each post of the pool has (read when the query's words ask for a kind: mediaOfPool). */
 export type PoolMedia = ReadonlyMap<number, ReadonlySet<SearchMedia>>
 const NO_MEDIA: PoolMedia = new Map()
 
-/** The pool's media kinds (a photo an image; a video or GIF a video), from its media rows, when the query's words hint at one ("… screenshot"). */
-export function mediaOfPool(media: ReadonlyArray<Pick<SearchHitMedia, 'bookmarkId' | 'type'>>, q: Understanding): PoolMedia {
+/** The pool's media kinds when the query's words hint at one ("… screenshot"), else none read. */
+export function mediaOfPool(db: Db, ids: readonly number[], q: Understanding): PoolMedia {
   if (q.parsed.mediaHints.length === 0) return NO_MEDIA
   const out = new Map<number, Set<SearchMedia>>()
-  for (const { bookmarkId, type } of media) {
-    const kind = type === 'photo' ? 'image' : type === 'video' || type === 'animated_gif' ? 'video' : null
-    if (!kind) continue
-    const kinds = out.get(bookmarkId) ?? new Set<SearchMedia>()
-    out.set(bookmarkId, kinds.add(kind))
+  for (const { id, kind } of searchMediaKinds(db, ids)) {
+    const kinds = out.get(id) ?? new Set<SearchMedia>()
+    out.set(id, kinds.add(kind))
   }
   return out
 }

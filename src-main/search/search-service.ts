@@ -177,7 +177,7 @@ export function createSearch(deps: SearchDeps): Search {
     const ids = pool.map((r) => r.id)
     const read = searchPool(db, ids)
     const docs = new Map(read.docs.map((d) => [d.id, d]))
-    let scored = explainResults(pool, docs, q, mediaOfPool(read.media, q))
+    let scored = explainResults(pool, docs, q, mediaOfPool(db, ids, q))
 
     let rerank: SearchResponse['rerank'] = 'off'
     if (reranker && scored.length > 1) {

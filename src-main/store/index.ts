@@ -68,7 +68,7 @@ export {
 } from './queries/jobs.ts'
 export { countEmbeddings, decodeInto, eachEmbedding, embeddingIds, embeddingsFor, writeEmbedding } from './queries/embeddings.ts'
 export {
-  categoryForSearch, FILTER_WALK, hasSearchFilter, type PostTest, searchBacklog, type SearchDocument, searchDocuments, searchEmbeddingsChanged,
+  categoryForSearch, FILTER_WALK, hasSearchFilter, type PostTest, searchBacklog, type SearchDocument, searchDocuments, searchMediaKinds, searchEmbeddingsChanged,
   searchEmbeddingsRemoved, searchEmbeddingVersion, type SearchFilter, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, type SearchHitCategory, searchHitCategories, searchHitMedia, type SearchHitRow, searchHitRows, searchIdsWithoutEmbedding,
   type SearchHitMedia, searchPool, type SearchPoolMedia,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { explainResults, mediaOfPool } from '../../src-main/search/explain-results.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
-import { searchDocuments, searchIndexQueued, searchPool } from '../../src-main/store/index.ts'
+import { searchDocuments, searchIndexQueued } from '../../src-main/store/index.ts'
 import { insertMedia } from '../../src-main/store/queries/media.ts'
 import { searchDb } from './search-db.ts'
 
@@ -42,12 +42,11 @@ describe('explaining results', () => {
 
   it('says a post has the image or video the words ask for, and lifts it above its equal', () => {
     const ids = [words, meaning, gif]
-    const read = searchPool(lib.db, ids)
-    const docs = new Map(read.docs.map((d) => [d.id, d]))
+    const docs = new Map(searchDocuments(lib.db, ids).map((d) => [d.id, d]))
     const pool = ids.map((id) => ({ id, bm25: null, cosine: 0.6, rrf: 0.01 }))
     const ask = (query: string) => {
       const q = understand(query)
-      return explainResults(pool, docs, q, mediaOfPool(read.media, q)).map((r) => [r.id, r.reason])
+      return explainResults(pool, docs, q, mediaOfPool(lib.db, ids, q)).map((r) => [r.id, r.reason])
     }
     expect(ask('bread photo')).toEqual([
       [meaning, 'Similar in meaning to your search; has an image, as your words suggest'],

@@ -266,6 +266,14 @@ export const searchDocuments = (db: Db, ids: readonly number[]): SearchDocument[
       (SELECT k.entities FROM knowledge k WHERE k.bookmark_id = d.id) AS entitiesJson
     FROM search_documents d WHERE d.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchDocument[]
 
+/**
+ * Which of these posts have an image (a photo) or a video (an animated GIF counts), read only for a
+ * query whose words ask for one: most posts' media rows are not in the page cache.
+ */
+export const searchMediaKinds = (db: Db, ids: readonly number[]): Array<{ id: number; kind: 'image' | 'video' }> =>
+  ids.length === 0 ? [] : stmt(db, `SELECT DISTINCT bookmark_id AS id, CASE type WHEN 'photo' THEN 'image' ELSE 'video' END AS kind FROM media
+    WHERE bookmark_id IN (SELECT value FROM json_each(?)) AND type IN ('photo', 'video', 'animated_gif')`).all(idList(ids)) as Array<{ id: number; kind: 'image' | 'video' }>
+
 /** Re-derives the FTS rows of these posts from the live tables (the triggers normally do this). */
 export function searchReindexRows(db: Db, ids: readonly number[]): void {
   if (ids.length === 0) return
