@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../src-shared/schemas/bookmarks.ts'
 import type { Engagement, PostUrl } from '../../src-shared/schemas/posts.ts'
-import { type Db, type SearchHitCategory, searchHitCategories, type SearchHitMedia, searchHitMedia, type SearchHitRow, searchHitRows } from '../store/index.ts'
+import { searchHitCategories, searchHitMedia, searchHitRows, type Db } from '../store/index.ts'
 
 /** Search's answers in the shapes the API sends: the library's list item, and a one-line title for the command palette. */
 
@@ -21,23 +21,10 @@ function engagementOf(e: Partial<Engagement>): Engagement {
   return out as Engagement
 }
 
-/** Where hits are built from: their rows, media and categories (the rows and media of other posts are passed over). */
-export interface HitSources {
-  rows: readonly SearchHitRow[]
-  media: readonly SearchHitMedia[]
-  categories: readonly SearchHitCategory[]
-}
-
-/** Search hits in the library's list-item shape (zBookmark), read now. */
-export const bookmarksForHits = (db: Db, ids: readonly number[]): Map<number, Bookmark> =>
-  hitsFrom({ rows: searchHitRows(db, ids), media: searchHitMedia(db, ids), categories: searchHitCategories(db, ids) }, ids)
-
-/** The hits among what was read (search's pool: searchPool), in the list-item shape (zBookmark). */
-export function hitsFrom(src: HitSources, ids: readonly number[]): Map<number, Bookmark> {
-  const wanted = new Set(ids)
+/** Search hits in the library's list-item shape (zBookmark), in the order of `ids`. */
+export function bookmarksForHits(db: Db, ids: readonly number[]): Map<number, Bookmark> {
   const media = new Map<number, Bookmark['media']>()
-  for (const m of src.media) {
-    if (!wanted.has(m.bookmarkId)) continue
+  for (const m of searchHitMedia(db, ids)) {
     const list = media.get(m.bookmarkId) ?? []
     list.push({
       type: m.type, url: m.url, thumbnailUrl: m.thumbnailUrl, videoUrl: m.videoUrl, altText: m.altText,
@@ -46,15 +33,13 @@ export function hitsFrom(src: HitSources, ids: readonly number[]): Map<number, B
     media.set(m.bookmarkId, list)
   }
   const cats = new Map<number, Bookmark['categories']>()
-  for (const c of src.categories) {
-    if (!wanted.has(c.bookmarkId)) continue
+  for (const c of searchHitCategories(db, ids)) {
     const list = cats.get(c.bookmarkId) ?? []
     list.push({ name: c.name, slug: c.slug, color: c.color })
     cats.set(c.bookmarkId, list)
   }
   const out = new Map<number, Bookmark>()
-  for (const r of src.rows) {
-    if (!wanted.has(r.id)) continue
+  for (const r of searchHitRows(db, ids)) {
     const engagement = engagementOf(parseJson<Partial<Engagement>>(r.engagement, {}))
     out.set(r.id, {
       id: r.id,

@@ -1,11 +1,11 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
 import type { AiProvider } from '../ai/index.ts'
-import { hasSearchFilter, readTransaction, searchNewest, searchPool, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
+import { hasSearchFilter, readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
 import { blankVectorOf, fuse, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate, type Fused } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { explainResults, mediaOfPool } from './explain-results.ts'
 import { broadPosts } from './filter-sets.ts'
-import { bookmarksForHits, hitsFrom, titleOf } from './hits.ts'
+import { bookmarksForHits, titleOf } from './hits.ts'
 import { createIndexCatchUp } from './index-catch-up.ts'
 import { createProviderSemantic, providerEmbedder } from './provider-semantic.ts'
 import { createQueryUnderstanding, quickExpr, type Understanding } from './query-understanding.ts'
@@ -175,8 +175,7 @@ export function createSearch(deps: SearchDeps): Search {
     const reranker = q.hasText ? await resolveReranker() : null
     const pool = ranked.slice(0, Math.max(opts.limit, reranker ? (deps.rerankCandidates ?? 20) : 0, 30))
     const ids = pool.map((r) => r.id)
-    const read = searchPool(db, ids)
-    const docs = new Map(read.docs.map((d) => [d.id, d]))
+    const docs = new Map(searchDocuments(db, ids).map((d) => [d.id, d]))
     let scored = explainResults(pool, docs, q, mediaOfPool(db, ids, q))
 
     let rerank: SearchResponse['rerank'] = 'off'
@@ -197,9 +196,7 @@ export function createSearch(deps: SearchDeps): Search {
     }
 
     const top = scored.slice(0, opts.limit)
-    const topIds = top.map((t) => t.id)
-    // The pool's rows are current unless the rerank was awaited: the library may have changed meanwhile.
-    const bookmarks = rerank === 'off' ? hitsFrom(read, topIds) : readTransaction(db, () => bookmarksForHits(db, topIds))
+    const bookmarks = readTransaction(db, () => bookmarksForHits(db, top.map((t) => t.id)))
     const results: SearchResult[] = top.filter((t) => bookmarks.has(t.id))
       .map((t) => ({ bookmark: bookmarks.get(t.id)!, relevance: t.relevance, reason: t.reason }))
     return { results, query: raw, limit: opts.limit, understood: q.understood, rerank, semanticModel: model }

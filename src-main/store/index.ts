@@ -70,8 +70,7 @@ export { countEmbeddings, decodeInto, eachEmbedding, embeddingIds, embeddingsFor
 export {
   categoryForSearch, FILTER_WALK, hasSearchFilter, type PostTest, searchBacklog, type SearchDocument, searchDocuments, searchMediaKinds, searchEmbeddingsChanged,
   searchEmbeddingsRemoved, searchEmbeddingVersion, type SearchFilter, searchFilteredIds,
-  searchFilterIds, searchFtsQueueSize, searchHasMatch, type SearchHitCategory, searchHitCategories, searchHitMedia, type SearchHitRow, searchHitRows, searchIdsWithoutEmbedding,
-  type SearchHitMedia, searchPool, type SearchPoolMedia,
+  searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
   searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueueSize, searchQuick, searchReindexRows, searchVocabulary,
 } from './queries/search.ts'

@@ -1,4 +1,4 @@
-import { idList, libraryStamp, readTransaction, sqliteOf, stmt, transaction, type Db } from '../db.ts'
+import { idList, libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
 import { maintainInBackground } from '../maintenance.ts'
 import type { BookmarkRow, CategoryRow, MediaRow, ThreadColumns } from '../schema.ts'
 import type { SearchStoredEmbedding } from './vector-queue.ts'
@@ -331,69 +331,14 @@ export const searchHitMedia = (db: Db, ids: readonly number[]): SearchHitMedia[]
     video_url AS videoUrl, alt_text AS altText, cache_path AS cachePath FROM media
     WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position`).all(idList(ids)) as SearchHitMedia[]
 
-/** A post of search's pool: its hit columns with what the explanation reads (the view's text, author, urls and summary). */
-type SearchPoolRow = SearchHitRow & Omit<SearchDocument, 'ocr'> & { rawText: string }
-/** A pool post's media: the hit's columns and the ones the view's `ocr` joins. */
-export type SearchPoolMedia = SearchHitMedia & Pick<MediaRow, 'ocrText' | 'description'>
-
-/**
- * Search's pool, each post read once for both of its uses: what the explanation compares the words with
- * (SearchDocument) and what a hit shows (searchHitRows, searchHitMedia, searchHitCategories), in one read
- * transaction. The posts' rows are mostly not in the page cache: reading the shown ones again cost a search
- * ~0.03 ms. `ocr` is the view's, joined here from the media rows (in media_bookmark_idx's order, as the view reads them).
- */
-export function searchPool(db: Db, ids: readonly number[]): { docs: SearchDocument[]; rows: SearchHitRow[]; media: SearchPoolMedia[]; categories: SearchHitCategory[] } {
-  if (ids.length === 0) return { docs: [], rows: [], media: [], categories: [] }
-  const list = idList(ids)
-  return readTransaction(db, () => {
-    const read = stmt(db, `SELECT d.id, d.text, d.author, d.urls AS docUrls, d.summary,
-        (SELECT group_concat(tg.name, '|') FROM bookmark_tags bt JOIN tags tg ON tg.id = bt.tag_id WHERE bt.bookmark_id = d.id) AS tags,
-        (SELECT group_concat(c.name, '|') FROM bookmark_categories bc JOIN categories c ON c.id = bc.category_id WHERE bc.bookmark_id = d.id) AS categories,
-        (SELECT k.entities FROM knowledge k WHERE k.bookmark_id = d.id) AS entitiesJson,
-        b.post_id AS postId, b.text AS rawText, b.author_handle AS authorHandle, b.author_name AS authorName, b.post_created_at AS postCreatedAt,
-        b.created_at AS importedAt, b.source, b.urls, b.engagement, b.lang, t.size AS threadSize, t.position AS threadPosition
-      FROM search_documents d JOIN bookmarks b ON b.id = d.id LEFT JOIN thread_parts t ON t.bookmark_id = d.id
-      WHERE d.id IN (SELECT value FROM json_each(?))`).all(list) as Array<SearchPoolRow & { docUrls: string | null }>
-    const media = stmt(db, `SELECT bookmark_id AS bookmarkId, id, type, url, thumbnail_url AS thumbnailUrl, video_url AS videoUrl,
-      alt_text AS altText, cache_path AS cachePath, ocr_text AS ocrText, description FROM media
-      WHERE bookmark_id IN (SELECT value FROM json_each(?)) ORDER BY bookmark_id, position, id`).all(list) as SearchPoolMedia[]
-    const ocr = ocrOf(media)
-    return {
-      docs: read.map((r) => ({
-        id: r.id, text: r.text, author: r.author, urls: r.docUrls, tags: r.tags, ocr: ocr.get(r.id) ?? null, summary: r.summary,
-        categories: r.categories, entitiesJson: r.entitiesJson,
-      })),
-      rows: read.map((r) => ({
-        id: r.id, postId: r.postId, text: r.rawText, authorHandle: r.authorHandle, authorName: r.authorName, postCreatedAt: r.postCreatedAt,
-        importedAt: r.importedAt, source: r.source, urls: r.urls, engagement: r.engagement, lang: r.lang, threadSize: r.threadSize, threadPosition: r.threadPosition,
-      })),
-      media,
-      categories: searchHitCategories(db, ids),
-    }
-  })
-}
-
-/** search_documents' `ocr`: group_concat(concat_ws(' ', ocr_text, alt_text, description), ' ') of each post's media, in order. */
-function ocrOf(media: readonly SearchPoolMedia[]): Map<number, string> {
-  const out = new Map<number, string>()
-  for (const m of media) {
-    const one = [m.ocrText, m.altText, m.description].filter((part) => part !== null).join(' ')
-    const before = out.get(m.bookmarkId)
-    out.set(m.bookmarkId, before === undefined ? one : `${before} ${one}`)
-  }
-  return out
-}
-
 /**
  * Each hit's categories, read from the hits (CROSS JOIN keeps that order): with `bc.bookmark_id IN (…)`
  * SQLite walked every category and probed each hit in it (0.11 against 0.04 ms for 20 hits and 10 categories).
  */
-export type SearchHitCategory = { bookmarkId: number } & Pick<CategoryRow, 'name' | 'slug' | 'color'>
-
-export const searchHitCategories = (db: Db, ids: readonly number[]): SearchHitCategory[] =>
+export const searchHitCategories = (db: Db, ids: readonly number[]) =>
   ids.length === 0 ? [] : stmt(db, `SELECT bc.bookmark_id AS bookmarkId, c.name, c.slug, c.color FROM json_each(?) j
     CROSS JOIN bookmark_categories bc ON bc.bookmark_id = j.value JOIN categories c ON c.id = bc.category_id
-    ORDER BY c.position, c.name`).all(idList(ids)) as SearchHitCategory[]
+    ORDER BY c.position, c.name`).all(idList(ids)) as Array<{ bookmarkId: number } & Pick<CategoryRow, 'name' | 'slug' | 'color'>>
 
 /** Prefix-as-you-type: the best BM25 matches among the newest `window` matching posts, titles only. */
 export function searchQuick(db: Db, match: string, limit: number, window = 100): Array<{ id: number; text: string; authorHandle: string; authorName: string }> {
