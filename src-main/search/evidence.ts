@@ -131,7 +131,7 @@ export function firstWordHolding(s: string, needle: string, pass: (w: string) =>
   const re = WORD_AT
   for (let at = s.indexOf(needle); at >= 0; at = s.indexOf(needle, at + 1)) {
     let from = at
-    for (let n = 0; from > 0 && (n = contEndingAt(s, from)) > 0;) from -= n
+    for (let n: number; from > 0 && (n = contEndingAt(s, from)) > 0;) from -= n
     re.lastIndex = from
     const m = re.exec(s)
     if (!m || m.index > at || m.index + m[0].length < at + needle.length) continue
