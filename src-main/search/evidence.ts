@@ -25,7 +25,7 @@ const COSINE_SPAN = 0.5
 /** How much meaning counts beside the words: a query with a typo the encoder read as something else counts it for less. */
 export const SEMANTIC_WEIGHT = 0.85
 
-export function relevanceOf(e: Pick<Evidence, 'bm25' | 'cosine' | 'coverage'>, nTerms: number, semanticWeight = SEMANTIC_WEIGHT): number {
+export function relevanceOf(e: Evidence, nTerms: number, semanticWeight = SEMANTIC_WEIGHT): number {
   const lexConf = e.bm25 === null ? 0 : 1 - Math.exp(-e.bm25 / Math.max(1, nTerms) / BM25_SCALE)
   const lex = lexConf * Math.pow(e.coverage, 1.5)
   const sem = e.cosine === null ? 0 : Math.min(1, Math.max(0, (e.cosine - COSINE_FLOOR) / COSINE_SPAN))
@@ -176,60 +176,48 @@ function entityList(json: string | null): Array<{ kind: string; name: string }> 
   }
 }
 
-/** Fields a term is "mentioned" in, in the order they are asked. */
-const SPOKEN = ['text', 'author', 'summary', 'ocr', 'urls'] as const
-
 /**
  * Where the query's words occur in the post, in words: "mentions “Leipzig” and “drone”", "tagged
  * “databases”", "in the category “Dev Tools”". Each word is shown as the post spells it; quotes are
- * “ ” so the UI can set them apart. No numbers: those are the relevance's, shown on hover. The coverage
- * is worked out now (every post of the pool is ranked by it), the words only when `reasonParts` is read
- * (for the results shown).
+ * “ ” so the UI can set them apart. No numbers: those are the relevance's, shown on hover.
  */
 export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phrases: string[]): Pick<Evidence, 'coverage' | 'matchedTerms' | 'reasonParts'> {
   const tags = (doc.tags ?? '').split('|').filter(Boolean)
   const cats = (doc.categories ?? '').split('|').filter(Boolean)
   const entities = entityList(doc.entitiesJson)
+  const mentions: string[] = []
+  const tagged: string[] = []
+  const inCats: string[] = []
+  const matched: string[] = []
   const { lowerOf, anyWord } = textsOnce()
-  const entityOf = (t: TermMatcher) => entities.find((x) => anyWord(t, x.name))
-  const matched: TermMatcher[] = []
-  const spokenOnes = new Set<TermMatcher>()
   for (const t of terms) {
-    let spoken = false
-    for (const f of SPOKEN) if ((spoken = anyWord(t, doc[f]))) break
-    if (spoken) spokenOnes.add(t)
-    if (spoken || entityOf(t) || tags.some((x) => anyWord(t, x)) || cats.some((x) => anyWord(t, x))) matched.push(t)
+    const spoken = [doc.text, doc.author, doc.summary, doc.ocr, doc.urls].some((f) => anyWord(t, f))
+    const ent = entities.find((x) => anyWord(t, x.name))
+    const tag = tags.find((x) => anyWord(t, x))
+    const cat = cats.find((x) => anyWord(t, x))
+    if (!spoken && !ent && !tag && !cat) continue
+    matched.push(t.term)
+    const as = (w: string) => (t.corrected ? `“${w}” (for “${t.term}”)` : `“${w}”`)
+    if (spoken || ent) mentions.push(as(spelled(doc, t, lowerOf) ?? ent?.name ?? t.term))
+    else if (tag) tagged.push(as(tag))
+    else if (cat) inCats.push(as(cat))
   }
-  const phrased = phrases.filter((p) => [doc.text, doc.author, doc.ocr, doc.summary].some((s) => lowerOf(s ?? '').includes(p)))
-
-  const reasonParts = (): string[] => {
-    const mentions: string[] = []
-    const tagged: string[] = []
-    const inCats: string[] = []
-    for (const t of matched) {
-      const as = (w: string) => (t.corrected ? `“${w}” (for “${t.term}”)` : `“${w}”`)
-      const ent = entityOf(t)
-      if (spokenOnes.has(t) || ent) mentions.push(as(spelled(doc, t, lowerOf) ?? ent?.name ?? t.term))
-      else {
-        const tag = tags.find((x) => anyWord(t, x))
-        if (tag) tagged.push(as(tag))
-        else inCats.push(as(cats.find((x) => anyWord(t, x))!))
-      }
+  const parts: string[] = []
+  let phraseHits = 0
+  for (const p of phrases) {
+    if ([doc.text, doc.author, doc.ocr, doc.summary].some((s) => lowerOf(s ?? '').includes(p))) {
+      phraseHits++
+      parts.push(`has the exact phrase “${p}”`)
     }
-    const parts = phrased.map((p) => `has the exact phrase “${p}”`)
-    if (mentions.length) parts.push(`mentions ${joinAnd(mentions.slice(0, 4))}`)
-    if (tagged.length) parts.push(`tagged ${joinAnd(tagged.slice(0, 3))}`)
-    if (inCats.length) parts.push(`in the ${inCats.length > 1 ? 'categories' : 'category'} ${joinAnd(inCats.slice(0, 3))}`)
-    return parts
   }
+  if (mentions.length) parts.push(`mentions ${joinAnd(mentions.slice(0, 4))}`)
+  if (tagged.length) parts.push(`tagged ${joinAnd(tagged.slice(0, 3))}`)
+  if (inCats.length) parts.push(`in the ${inCats.length > 1 ? 'categories' : 'category'} ${joinAnd(inCats.slice(0, 3))}`)
   const total = terms.length + phrases.length
-  let parts: string[] | undefined
   return {
-    coverage: total === 0 ? 0 : (matched.length + phrased.length) / total,
-    matchedTerms: matched.map((t) => t.term),
-    get reasonParts() {
-      return (parts ??= reasonParts())
-    },
+    coverage: total === 0 ? 0 : (matched.length + phraseHits) / total,
+    matchedTerms: matched,
+    reasonParts: parts,
   }
 }
 

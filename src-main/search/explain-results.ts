@@ -33,25 +33,15 @@ export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number,
   const scored = pool.filter((r) => docs.has(r.id)).map((r) => {
     const doc = docs.get(r.id)!
     const lex = lexicalEvidence(doc, q.matchers, p.phrases)
+    const parts = [...lex.reasonParts]
+    if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push('similar in meaning to your search')
     const hint = p.mediaHints.find((h) => media.get(r.id)?.has(h))
+    if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
+    parts.push(...filterParts)
     const relevance = q.hasText
-      ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, coverage: lex.coverage }, q.matchers.length + p.phrases.length, q.meaningWeight)
+      ? relevanceOf({ bm25: r.bm25, cosine: r.cosine, ...lex }, q.matchers.length + p.phrases.length, q.meaningWeight)
       : 1
-    // Worded when read: only the results shown are (the pool's others are ranked, never shown).
-    const why = (): string => {
-      const parts = [...lex.reasonParts]
-      if (r.cosine !== null && r.cosine >= COSINE_FLOOR) parts.push('similar in meaning to your search')
-      if (hint) parts.push(`has ${hint === 'image' ? 'an image' : 'a video'}, as your words suggest`)
-      parts.push(...filterParts)
-      return sentence(parts)
-    }
-    let reason: string | undefined
-    return {
-      id: r.id, doc, relevance, rrf: r.rrf + (hint ? 0.5 / RRF_K : 0),
-      get reason() {
-        return (reason ??= why())
-      },
-    }
+    return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
   })
   if (q.hasText) scored.sort((a, b) => descending(a.relevance, b.relevance) || descending(a.rrf, b.rrf))
   return scored
