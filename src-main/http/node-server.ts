@@ -93,7 +93,8 @@ interface Arriving { req: IncomingMessage; res: ServerResponse; bytes: number; s
 function watchBodies(server: Server, bodyTimeoutMs: number): () => void {
   const arriving = new Set<Arriving>()
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (req.complete) return
+    // No Content-Length or Transfer-Encoding: the request has no body (what follows is the next request).
+    if (req.complete || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) return
     const entry: Arriving = { req, res, bytes: req.socket.bytesRead, since: Date.now() }
     arriving.add(entry)
     const done = () => arriving.delete(entry)

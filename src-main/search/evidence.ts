@@ -105,25 +105,55 @@ const needleOf = (t: TermMatcher): string => {
   return n
 }
 
-/** Each text lower-cased and split into words once, however many terms look at it. */
+/** A character WORD continues a word with (its second class). */
+const CONT = /[\p{L}\p{N}'’+#]/uy
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff
+
+/** The length (1 or 2 code units) of the character ending at `i` if WORD continues a word with it, else 0. */
+function contEndingAt(s: string, i: number): number {
+  const c = s.charCodeAt(i - 1)
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 39 || c === 43 || c === 35 ? 1 : 0
+  const n = isLowSurrogate(c) && i >= 2 && isHighSurrogate(s.charCodeAt(i - 2)) ? 2 : 1
+  CONT.lastIndex = i - n
+  return CONT.test(s) ? n : 0
+}
+
+/**
+ * The first word of `s` (as s.match(WORD) splits it) that holds `needle` and passes, read from `shown`
+ * (`s` itself, or the text `s` lower-cases with one character for each of its own): only the words around
+ * the needle's occurrences are read, not the whole text. A run of WORD's continuing characters holds one
+ * word at most, from its first letter or digit to the run's end, so the word around an occurrence is the
+ * first match of WORD from the start of its run, if that covers the occurrence.
+ */
+export function firstWordHolding(s: string, needle: string, pass: (w: string) => boolean, shown = s): string | null {
+  if (needle === '') return (shown.match(WORD) ?? []).find(pass) ?? null
+  const re = WORD_AT
+  for (let at = s.indexOf(needle); at >= 0; at = s.indexOf(needle, at + 1)) {
+    let from = at
+    for (let n: number; from > 0 && (n = contEndingAt(s, from)) > 0;) from -= n
+    re.lastIndex = from
+    const m = re.exec(s)
+    if (!m || m.index > at || m.index + m[0].length < at + needle.length) continue
+    const w = shown === s ? m[0] : shown.slice(m.index, m.index + m[0].length)
+    if (pass(w)) return w
+  }
+  return null
+}
+
+export const someWordHolding = (s: string, needle: string, pass: (w: string) => boolean): boolean => firstWordHolding(s, needle, pass) !== null
+
+/** Each text lower-cased once, however many terms look at it. */
 function textsOnce() {
   const lower = new Map<string, string>()
-  const split = new Map<string, string[]>()
   const lowerOf = (s: string): string => {
     let l = lower.get(s)
     if (l === undefined) lower.set(s, (l = s.toLowerCase()))
     return l
   }
-  const wordsOf = (s: string): string[] => {
-    let w = split.get(s)
-    if (!w) split.set(s, (w = lowerOf(s).match(WORD) ?? []))
-    return w
-  }
   /** Some word of the text matches the term (only a word holding the needle can). */
-  const anyWord = (t: TermMatcher, s: string | null): boolean => {
-    const needle = needleOf(t)
-    return !!s && lowerOf(s).includes(needle) && wordsOf(s).some((w) => w.includes(needle) && matchesWord(t, w))
-  }
+  const anyWord = (t: TermMatcher, s: string | null): boolean =>
+    !!s && someWordHolding(lowerOf(s), needleOf(t), (w) => matchesWord(t, w))
   return { lowerOf, anyWord }
 }
 
@@ -173,10 +203,9 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
     else if (cat) inCats.push(as(cat))
   }
   const parts: string[] = []
-  const lowerAll = [doc.text, doc.author, doc.ocr, doc.summary].map((s) => lowerOf(s ?? ''))
   let phraseHits = 0
   for (const p of phrases) {
-    if (lowerAll.some((s) => s.includes(p))) {
+    if ([doc.text, doc.author, doc.ocr, doc.summary].some((s) => lowerOf(s ?? '').includes(p))) {
       phraseHits++
       parts.push(`has the exact phrase “${p}”`)
     }
@@ -200,12 +229,14 @@ export function lexicalEvidence(doc: SearchDocument, terms: TermMatcher[], phras
 function spelled(doc: SearchDocument, t: TermMatcher, lowerOf: (s: string) => string): string | null {
   const needle = needleOf(t)
   const sure = !/[σς]/.test(needle)
+  const pass = (x: string) => {
+    const l = x.toLowerCase()
+    return l.includes(needle) && matchesWord(t, l)
+  }
   for (const s of [doc.text, doc.summary, doc.ocr, doc.author]) {
     if (!s || (sure && !lowerOf(s).includes(needle))) continue
-    const w = firstWord(s, (x) => {
-      const l = x.toLowerCase()
-      return l.includes(needle) && matchesWord(t, l)
-    })
+    // Where lower-casing kept each character one character, the words are where the lower-cased text's are.
+    const w = sure && lowerOf(s).length === s.length ? firstWordHolding(lowerOf(s), needle, pass, s) : firstWord(s, pass)
     if (w) return w
   }
   return null

@@ -4,6 +4,7 @@ import { COSINE_FLOOR, lexicalEvidence, relevanceOf, sentence } from './evidence
 import { RRF_K, type Fused } from './candidates.ts'
 import { languageName } from './language-phrases.ts'
 import type { Understanding } from './query-understanding.ts'
+import { descending } from './word-memory.ts'
 
 export type Explained = { id: number; doc: SearchDocument; relevance: number; reason: string; rrf: number }
 
@@ -42,7 +43,7 @@ export function explainResults(pool: readonly Fused[], docs: ReadonlyMap<number,
       : 1
     return { id: r.id, doc, relevance, reason: sentence(parts), rrf: r.rrf + (hint ? 0.5 / RRF_K : 0) }
   })
-  if (q.hasText) scored.sort((a, b) => b.relevance - a.relevance || b.rrf - a.rrf)
+  if (q.hasText) scored.sort((a, b) => descending(a.relevance, b.relevance) || descending(a.rrf, b.rrf))
   return scored
 }
 

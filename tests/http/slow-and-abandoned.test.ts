@@ -86,6 +86,14 @@ describe('slow, stalled and abandoned requests', () => {
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
 
+  it('a chunked body that stops arriving is answered 408 too (only a request with neither length nor chunks has no body)', async () => {
+    const s = await openSocket(t.url)
+    s.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"ema\r\n')
+    const answer = parseRaw(await s.response())
+    expect(answer.status).toBe(408)
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
+  }, 30_000)
+
   it('headers that never finish are answered 408 with {error, code}', async () => {
     const s = await openSocket(t.url)
     s.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')
