@@ -14,6 +14,8 @@ export interface ScanThread {
   register(): number
   /** False once it cannot scan (it could not start, it died, or it was closed): scan inline. */
   readonly usable: boolean
+  /** Scans it has answered. */
+  readonly scanned: number
   scan(ask: ScanAsk): Promise<Hit[]>
   /** Ends the thread; resolves once it has exited. */
   close(): Promise<void>
@@ -46,6 +48,7 @@ export function createScanThread({ log }: { log?: { warn(msg: string, e?: unknow
   let usable = true
   let exited: Promise<void> = Promise.resolve()
   let indexes = 0
+  let scanned = 0
   /** Replies come in the order asked: the thread scans one at a time. */
   const waiting: Waiter[] = []
   const keys = new WeakMap<AllowedIds, number>()
@@ -71,7 +74,10 @@ export function createScanThread({ log }: { log?: { warn(msg: string, e?: unknow
       if (waiting.length === 0) w.unref()
       if (!next) return
       if ('failed' in m) next.reject(new Error(m.failed))
-      else next.resolve(Array.from(m.ids, (id, i) => ({ id, score: m.scores[i] })))
+      else {
+        scanned++
+        next.resolve(Array.from(m.ids, (id, i) => ({ id, score: m.scores[i] })))
+      }
     })
     w.once('error', (e) => fail('failed', e))
     w.once('exit', () => fail('exited'))
@@ -86,6 +92,9 @@ export function createScanThread({ log }: { log?: { warn(msg: string, e?: unknow
     register: () => ++indexes,
     get usable() {
       return usable
+    },
+    get scanned() {
+      return scanned
     },
     scan(ask) {
       if (!usable) return Promise.reject(new Error('the vector scan thread is not running'))
