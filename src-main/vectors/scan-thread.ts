@@ -84,8 +84,11 @@ export function createScanThread({ log }: { log?: { warn(msg: string, e?: unknow
     return w
   }
   const post = (ask: ScanAsk): ToScanThread => {
-    const { allowed, ...rest } = ask
-    return allowed ? { ...rest, allowed: { key: allowed.bits ? keyOf(allowed) : 0, bits: bitsOf(allowed), size: allowed.size } } : rest
+    const { allowed, query, ...rest } = ask
+    // A view into a larger buffer (a batch of the model's vectors) would be posted whole.
+    const own = query.byteLength === query.buffer.byteLength ? query : query.slice()
+    return allowed ? { ...rest, query: own, allowed: { key: allowed.bits ? keyOf(allowed) : 0, bits: bitsOf(allowed), size: allowed.size } }
+      : { ...rest, query: own }
   }
 
   return {
