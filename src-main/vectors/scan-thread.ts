@@ -41,6 +41,12 @@ export interface ScanAsk {
 export type ToScanThread = Omit<ScanAsk, 'allowed'> & { allowed?: { key: number; bits: Uint32Array; size: number } }
 export type FromScanThread = { ids: Int32Array; scores: Float32Array } | { failed: string }
 
+/**
+ * Its garbage is a few small arrays and up to 1,000 hits a scan, its live data a few scratch arrays: a small
+ * young generation keeps the thread's own heap small (V8's default let it grow to tens of MB).
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 2 }
+
 type Waiter = { resolve(hits: Hit[]): void; reject(e: Error): void }
 
 export function createScanThread({ log }: { log?: { warn(msg: string, e?: unknown): void } } = {}): ScanThread {
@@ -65,7 +71,7 @@ export function createScanThread({ log }: { log?: { warn(msg: string, e?: unknow
     for (const w of waiting.splice(0)) w.reject(new Error(`the vector scan thread ${why}`))
   }
   const start = (): Worker => {
-    const w = new Worker(new URL('./scan-worker.ts', import.meta.url), { name: 'sheaf-scan' })
+    const w = new Worker(new URL('./scan-worker.ts', import.meta.url), { name: 'sheaf-scan', resourceLimits: LIMITS })
     // Held only while a scan is awaited: an idle thread keeps no process alive.
     w.unref()
     exited = new Promise((resolve) => w.once('exit', () => resolve()))
