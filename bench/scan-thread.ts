@@ -3,14 +3,15 @@
  * the process: CPU per search of the calling thread and of the whole process, for the same questions
  * scanned inline (`FlatIndex.search`), on the thread one at a time (`searchFar`, awaited in turn) and on
  * the thread 16 in flight (as the served bench's 16 clients), at k 200 (a plain question) and k 1,000 (the
- * wide filtered one), on a library's stored vectors (`--db`, use-lite-512, opened read-only). Checks
+ * wide filtered one) and k 200 within a fifth of the posts (a Set, and a kept filter's bitmap), on a library's stored vectors (`--db`, use-lite-512, opened read-only). Checks
  * that each round's hits equal the inline ones. In-process; run under the bench lock for figures you keep.
  * Usage: node bench/scan-thread.ts --db COPY [--rows N] [--questions 1000]
  */
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { createFlatIndex, createScanThread, type FlatIndex } from '../src-main/vectors/index.ts'
+import { postSetOf } from '../src-main/search/filter-sets.ts'
+import { createFlatIndex, createScanThread, type AllowedIds, type FlatIndex } from '../src-main/vectors/index.ts'
 import { cpuMs } from './child-server.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, rows: { type: 'string' }, questions: { type: 'string', default: '1000' } } })
@@ -40,12 +41,17 @@ const processMs = () => {
 }
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
+// A broad filter's posts (a fifth of the library), as a Set (the fallback's) and as a kept set's shared bitmap.
+const fifth = stored.filter((_, i) => i % 5 === 2).map((r) => r.id)
+const allowedBy: Record<string, AllowedIds | undefined> = { '': undefined, ', a fifth as a Set': new Set(fifth), ', a fifth kept': postSetOf(fifth) }
+let allowed: AllowedIds | undefined
+
 type Round = (k: number) => Promise<Array<Array<{ id: number; score: number }>>>
 const rounds: Array<[string, Round]> = [
-  ['inline', async (k) => questions.map((q) => index.search(q, k))],
+  ['inline', async (k) => questions.map((q) => index.search(q, k, allowed))],
   ['thread, one at a time', async (k) => {
     const out = []
-    for (const q of questions) out.push(await index.searchFar(q, k))
+    for (const q of questions) out.push(await index.searchFar(q, k, allowed))
     return out
   }],
   ['thread, 16 in flight', async (k) => {
@@ -54,14 +60,15 @@ const rounds: Array<[string, Round]> = [
     await Promise.all(Array.from({ length: 16 }, async () => {
       while (next < questions.length) {
         const i = next++
-        out[i] = await index.searchFar(questions[i], k)
+        out[i] = await index.searchFar(questions[i], k, allowed)
       }
     }))
     return out
   }],
 ]
 const result: Record<string, unknown> = { rows: index.size, questions: n, simd: index.simd }
-for (const k of [200, 1000]) {
+for (const [k, only] of [[200, ''], [1000, ''], [200, ', a fifth as a Set'], [200, ', a fifth kept']] as const) {
+  allowed = allowedBy[only]
   let reference: unknown = null
   for (const [label, run] of rounds) {
     await run(k) // warm (and the thread's first scan sends the memory)
@@ -74,7 +81,7 @@ for (const k of [200, 1000]) {
     const proc = processMs() - p0
     reference ??= hits
     const r = (x: number) => Math.round((x / n) * 1000) / 1000
-    result[`k ${k}, ${label}`] = { callingThreadMs: r(calling), processMs: r(proc), wallMs: r(wall), sameHits: same(hits, reference) }
+    result[`k ${k}${only}, ${label}`] = { callingThreadMs: r(calling), processMs: r(proc), wallMs: r(wall), sameHits: same(hits, reference) }
   }
 }
 result.threadScans = thread.scanned
