@@ -54,8 +54,9 @@ export interface Loan {
 /** Allowed posts under 1 in FEW of the rows are scored alone rather than found in a scan of every row. */
 const FEW = 16
 /**
- * From this many rows a whole-index scan goes to the scan thread: below it the scan costs the thread
- * about what posting it there does (~0.1 ms, bench/scan-thread.ts).
+ * From this many rows a whole-index scan goes to the scan thread: posting one costs the asking thread
+ * ~0.07-0.12 ms, the scan of 4,096 rows ~0.3-0.4 ms inline (bench/scan-thread.ts --rows 4096); smaller
+ * indexes (tests, a small library) scan inline and start no thread.
  */
 export const THREAD_FROM = 4096
 
