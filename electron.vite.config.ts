@@ -15,6 +15,7 @@ const WORKERS = {
   'language-worker': at('./src-main/library/language-worker.ts'),
   'vector-worker': at('./src-main/search/vector-worker.ts'),
   'word-memory-worker': at('./src-main/search/word-memory-worker.ts'),
+  'scan-worker': at('./src-main/vectors/scan-worker.ts'),
 }
 
 /**

@@ -111,11 +111,12 @@ function unindexedCandidates(db: Db, q: Understanding, counts: Map<string, numbe
  * filter's few, a broad one's kept in memory), else the best 1000 checked against it (cheap for broad
  * filters such as dates or media); a narrow filter that leaves too few is searched within its own posts.
  */
-function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: SearchFilter, small: number[] | null, broad: PostSet | null): Candidate[] {
+async function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: SearchFilter, small: number[] | null,
+  broad: PostSet | null): Promise<Candidate[]> {
   if (small) return index.query(qv, CANDIDATES, new Set(small))
   if (!hasSearchFilter(filter)) return index.query(qv, CANDIDATES)
   if (broad) return index.query(qv, CANDIDATES, broad)
-  const wide = index.query(qv, WIDE)
+  const wide = await index.query(qv, WIDE)
   const kept = passing(db, filter, wide)
   if (kept.length >= 50 || wide.length < WIDE) return kept
   return index.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
@@ -167,9 +168,9 @@ function withoutBlank(nearest: Candidate[], blankScores: readonly Candidate[], q
  */
 export async function semanticCandidates(db: Db, index: SemanticIndex, qv: Float32Array, q: Understanding, small: number[] | null,
   blankVector: () => Promise<Float32Array | null>, broad: PostSet | null = null): Promise<Candidate[]> {
-  let nearest = nearestPassing(db, index, qv, q.filter, small, broad)
+  let nearest = await nearestPassing(db, index, qv, q.filter, small, broad)
   const blankV = index.model === LOCAL_EMBEDDING_MODEL && nearest.length ? await blankVector() : null
-  if (blankV) nearest = withoutBlank(nearest, index.query(blankV, nearest.length, new Set(nearest.map((n) => n.id))), dot(qv, blankV), q.typo)
+  if (blankV) nearest = withoutBlank(nearest, await index.query(blankV, nearest.length, new Set(nearest.map((n) => n.id))), dot(qv, blankV), q.typo)
   const floor = Math.max(index.cosineFloor ?? COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
   return nearest.filter((n) => n.score >= floor)
 }

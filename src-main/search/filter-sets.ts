@@ -1,5 +1,5 @@
 import { inTransaction, libraryStamp, searchFilteredIds, searchIndexStamp, type Db, type SearchFilter } from '../store/index.ts'
-import type { AllowedIds } from '../vectors/index.ts'
+import { bitsAllowed, type AllowedIds } from '../vectors/index.ts'
 
 /**
  * A broad filter's posts (`last year`, `has:image`, `-benchmarks`) kept in memory while the library
@@ -13,26 +13,21 @@ export interface PostSet extends AllowedIds {
   readonly bytes: number
 }
 
-/** A bitmap by post id (ids are small integers: 100,000 posts take 12.5 KB). */
+/**
+ * A bitmap by post id (ids are small integers: 100,000 posts take 12.5 KB), over shared memory: the
+ * meaning half's scan thread reads it as posted, without a copy (it is never changed once built).
+ */
 export function postSetOf(ids: readonly number[]): PostSet {
   let max = 0
   for (const id of ids) if (id > max) max = id
-  const words = new Uint32Array((max >>> 5) + 1)
+  const words = new Uint32Array(new SharedArrayBuffer(((max >>> 5) + 1) * 4))
   let size = 0
   for (const id of ids) {
     const bit = 1 << (id & 31)
     if ((words[id >>> 5] & bit) === 0) size++
     words[id >>> 5] |= bit
   }
-  const has = (id: number): boolean => id >>> 5 < words.length && (words[id >>> 5] & (1 << (id & 31))) !== 0
-  return {
-    size,
-    bytes: words.byteLength,
-    has,
-    *[Symbol.iterator]() {
-      for (let w = 0; w < words.length; w++) for (let b = 0; b < 32; b++) if (words[w] & (1 << b)) yield w * 32 + b
-    },
-  }
+  return { ...bitsAllowed(words, size), bytes: words.byteLength }
 }
 
 /** Filters kept at most (a bench's shapes hold four or five; each set is maxId / 8 bytes). */

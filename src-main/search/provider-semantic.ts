@@ -2,6 +2,7 @@ import type { AiProvider } from '../ai/index.ts'
 import { countEmbeddings, searchPostCount, type Db } from '../store/index.ts'
 import type { Embedder } from './embedder.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
+import type { ScanThread } from '../vectors/index.ts'
 
 /** A provider's embedding model in search's shape (OpenAI-compatible providers with an embedding model only). */
 export function providerEmbedder(p: AiProvider): Embedder | null {
@@ -22,7 +23,7 @@ const RETRY_AFTER_MS = 60_000
  * then again when new posts lower it) and read-only otherwise: they read the vectors others write or
  * remove (semantic.ts), but an edited post keeps its older vector until something re-embeds it. Until a model covers COVERAGE of the library, search uses the local vectors.
  */
-export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: string, e?: unknown): void } }) {
+export function createProviderSemantic({ db, log, scans = null }: { db: Db; log?: { warn(msg: string, e?: unknown): void }; scans?: ScanThread | null }) {
   const byModel = new Map<string, Entry>()
   const ctl = new AbortController()
 
@@ -51,7 +52,7 @@ export function createProviderSemantic({ db, log }: { db: Db; log?: { warn(msg: 
   const entry = (embedder: Embedder): Entry => {
     let e = byModel.get(embedder.model)
     if (!e) {
-      e = { index: createSemanticIndex({ db, embedder, ownsQueue: false }), running: false, failedAt: -Infinity }
+      e = { index: createSemanticIndex({ db, embedder, ownsQueue: false, scans }), running: false, failedAt: -Infinity }
       byModel.set(embedder.model, e)
     }
     return e

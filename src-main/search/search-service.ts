@@ -1,6 +1,6 @@
 import type { QuickResult, SearchResponse, SearchResult } from '../../src-shared/schemas/search.ts'
 import type { AiProvider } from '../ai/index.ts'
-import { hasSearchFilter, readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
+import { databaseFile, hasSearchFilter, readTransaction, searchDocuments, searchNewest, searchQuick, searchReindexRows, transaction, type Db, type SearchDocument } from '../store/index.ts'
 import { blankVectorOf, fuse, lexicalCandidates, narrowPosts, semanticCandidates, type Candidate, type Fused } from './candidates.ts'
 import { createEncoderEmbedder, createLocalEmbedder, type Embedder } from './embedder.ts'
 import { explainResults, mediaOfPool } from './explain-results.ts'
@@ -12,7 +12,7 @@ import { createQueryUnderstanding, quickExpr, type Understanding } from './query
 import { applyOrder, providerReranker, runRerank, type Reranker } from './rerank.ts'
 import { createSemanticIndex, type SemanticIndex } from './semantic.ts'
 import { createWordMemory, type WordSearch } from './word-memory-keeper.ts'
-import type { FlatIndex } from '../vectors/index.ts'
+import { createScanThread, type FlatIndex } from '../vectors/index.ts'
 
 export interface SearchDeps {
   db: Db
@@ -81,8 +81,10 @@ export interface Search {
  */
 export function createSearch(deps: SearchDeps): Search {
   const { db } = deps
-  const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder() })
-  const side = createProviderSemantic({ db, log: deps.log })
+  // Whole-index vector scans run on a thread of their own (scan-thread.ts); a library in memory (tests) scans inline.
+  const scans = databaseFile(db) ? createScanThread({ log: deps.log }) : null
+  const semantic = createSemanticIndex({ db, embedder: deps.embedder ?? createLocalEmbedder(), scans })
+  const side = createProviderSemantic({ db, log: deps.log, scans })
   const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
   const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
@@ -233,7 +235,7 @@ export function createSearch(deps: SearchDeps): Search {
     async close() {
       indexes.close()
       side.close()
-      await words.close()
+      await Promise.all([words.close(), scans?.close()])
     },
   }
 }

@@ -4,7 +4,7 @@ import {
 } from '../store/index.ts'
 import type { Embedder, LocalEmbedderOptions } from './embedder.ts'
 import { inputHash, writeQueuedVectors } from './queued-vectors.ts'
-import { createFlatIndex, simdAvailable, type AllowedIds, type FlatIndex } from '../vectors/index.ts'
+import { createFlatIndex, simdAvailable, type AllowedIds, type FlatIndex, type ScanThread } from '../vectors/index.ts'
 
 /**
  * The in-memory vector index of one embedding model, loaded once from the embeddings table and then
@@ -24,7 +24,8 @@ export interface SemanticIndex {
   catchUp(budgetMs: number, opts?: { ifFree?: boolean }): number
   /** Embeds every post lacking a current vector (batches through the embedder), then catches up. */
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
-  query(vector: Float32Array, k: number, allowed?: AllowedIds): Array<{ id: number; score: number }>
+  /** The nearest posts (FlatIndex.searchFar: on the scan thread when there is one, seeing every write made before). */
+  query(vector: Float32Array, k: number, allowed?: AllowedIds): Promise<Array<{ id: number; score: number }>>
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
   /**
    * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and
@@ -77,7 +78,9 @@ const toFloat = (e: SearchStoredEmbedding): Float32Array => {
   return decodeInto(e.vector, e.encoding, scratch)
 }
 
-export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean }): SemanticIndex {
+/** `scans`: the search service's scan thread, where whole-index scans run (absent: on this thread). */
+export function createSemanticIndex({ db, embedder, dim, ownsQueue = true, scans = null }:
+  { db: Db; embedder: Embedder; dim?: number; ownsQueue?: boolean; scans?: ScanThread | null }): SemanticIndex {
   let index: FlatIndex | null = null
   /** Recent questions' vectors (least recently used first): the next page, a refined filter or a re-run costs no model call. */
   const queries = new Map<string, Float32Array>()
@@ -87,7 +90,7 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
   // Sized for the library at once: grown by doubling from a few thousand rows, a 100,000-post index
   // ended at room for 131,072, and each doubling held the old rows and the new ones together.
   const ensure = (d: number): FlatIndex => {
-    if (!index) index = createFlatIndex({ dim: d, initialCapacity: roomFor(searchPostCount(db)) })
+    if (!index) index = createFlatIndex({ dim: d, initialCapacity: roomFor(searchPostCount(db)), thread: scans })
     return index
   }
 
@@ -236,10 +239,10 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true }: { d
       }
       return { embedded }
     },
-    query(vector, k, allowed) {
+    async query(vector, k, allowed) {
       // What the vector thread writes is read by readWritten(), between requests, not inside this one.
       if (!loaded || !ownsQueue) load()
-      return index ? index.search(vector, k, allowed) : []
+      return index ? index.searchFar(vector, k, allowed) : []
     },
     async embedQuery(text, signal) {
       if (embedder.embedNow) return embedder.embedNow(text)

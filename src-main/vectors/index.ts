@@ -8,6 +8,8 @@
  */
 export { simdAvailable } from './space.ts'
 export { createFlatIndex, type AllowedIds, type FlatIndex, type LentRows, type Loan } from './flat-index.ts'
+export { bitsAllowed } from './scan.ts'
+export { createScanThread, type ScanThread } from './scan-thread.ts'
 export {
   buildClusteredIndex, clusteredIndexBytes, openClusteredIndex, rowsFor, writeRow,
   type ClusteredIndex, type ClusteredIndexInput, type ClusteredRows, type SharedClusteredIndex,

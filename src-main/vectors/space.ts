@@ -303,14 +303,19 @@ export interface Kernel {
 export const sharedInt32 = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
 export const sharedFloat32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n)
 
+/** The slot kept for the owner's scan thread (scan-thread.ts): readers opened in turn never take it. */
+export const SCAN_SLOT = 1
+const READERS_FROM = 2
+
 /**
- * The first kernel opened over a space (its owner's) keeps slot 0; the others (readers in other threads,
- * e.g. the related-post index over search's rows) take slots 1..SLOTS-1 in turn, so a reader never
- * shares the owner's slot however many have opened before it.
+ * The first kernel opened over a space (its owner's) keeps slot 0; the owner's scan thread opens slot
+ * SCAN_SLOT by name (`scan`); the others (readers in other threads, e.g. the related-post index over
+ * search's rows) take slots READERS_FROM..SLOTS-1 in turn, so a reader never shares the owner's or
+ * the scan thread's slot however many have opened before it (the three can run at once).
  */
-export function openKernel(s: VectorSpace): Kernel {
-  const opened = Atomics.add(new Int32Array(s.buffer, 0, 1), 0, 1)
-  const slot = opened === 0 ? 0 : 1 + ((opened - 1) % (SLOTS - 1))
+export function openKernel(s: VectorSpace, { scan = false } = {}): Kernel {
+  const opened = scan ? -1 : Atomics.add(new Int32Array(s.buffer, 0, 1), 0, 1)
+  const slot = scan ? SCAN_SLOT : opened === 0 ? 0 : READERS_FROM + ((opened - 1) % (SLOTS - READERS_FROM))
   const outAt = SLOTS_AT + slot * slotBytes(s.rowBytes, s.codeBytes)
   const queryAt = outAt + CHUNK * 4
   const queryCodeAt = queryAt + s.rowBytes

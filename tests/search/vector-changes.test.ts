@@ -67,26 +67,26 @@ describe('vectors written or removed after the index loaded', () => {
     const index = createSemanticIndex({ db: lib.db, embedder: encoder, ownsQueue: false })
     try {
       const qv = await index.embedQuery('baby sleep')
-      const nearest = () => index.query(qv, 1)[0]?.id
+      const nearest = async () => (await index.query(qv, 1))[0]?.id
       index.preload()
       await until(() => !index.loading)
       expect(index.size).toBe(TEXTS.length)
-      expect(nearest()).toBe(ids[TEXTS.indexOf(TODDLER)])
+      expect(await nearest()).toBe(ids[TEXTS.indexOf(TODDLER)])
 
       // The toddler post is the last row of embeddings; deleting it frees that row position.
       deleteBookmarks(lib.db, [ids[TEXTS.indexOf(TODDLER)]])
-      expect(nearest()).not.toBe(ids[TEXTS.indexOf(TODDLER)])
+      expect(await nearest()).not.toBe(ids[TEXTS.indexOf(TODDLER)])
       expect(index.size).toBe(TEXTS.length - 1)
 
       // A new post whose vector takes that row position (and the toddler's vector) is found.
       const again = lib.add('Sleep training our baby, week two')
       store(again, TEXTS.indexOf(TODDLER))
-      expect(nearest()).toBe(again)
+      expect(await nearest()).toBe(again)
       expect(index.size).toBe(TEXTS.length)
 
       // So is a vector of another post rewritten in place.
       store(ids[TEXTS.indexOf(ESPRESSO)], TEXTS.indexOf(TODDLER))
-      expect(index.query(qv, 2).map((h) => h.id).sort()).toEqual([again, ids[TEXTS.indexOf(ESPRESSO)]].sort())
+      expect((await index.query(qv, 2)).map((h) => h.id).sort()).toEqual([again, ids[TEXTS.indexOf(ESPRESSO)]].sort())
     } finally {
       await close()
     }
@@ -119,10 +119,10 @@ describe('vectors written or removed after the index loaded', () => {
         index.preload()
         await until(() => !index.loading)
         expect(index.size).toBe(TEXTS.length)
-        expect(index.query(qv, 1)[0]?.id).toBe(ids[TEXTS.indexOf(SQLITE)])
+        expect((await index.query(qv, 1))[0]?.id).toBe(ids[TEXTS.indexOf(SQLITE)])
 
         writeEmbedding(lib.db, { bookmarkId: ids[TEXTS.indexOf(ESPRESSO)], model: embedder.model, vector: qv, contentHash: 'new' })
-        expect(index.query(qv, 1)[0]?.id).toBe(ids[TEXTS.indexOf(ESPRESSO)])
+        expect((await index.query(qv, 1))[0]?.id).toBe(ids[TEXTS.indexOf(ESPRESSO)])
       } finally {
         lib.close()
       }

@@ -29,7 +29,7 @@ describe('loading the stored vectors', () => {
 
       const reader = createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder(), ownsQueue: false })
       const qv = await reader.embedQuery('pruning roses')
-      const early = reader.query(qv, 10)
+      const early = await reader.query(qv, 10)
       expect(reader.loading).toBe(true)
       expect(reader.size).toBeGreaterThan(0)
       expect(reader.size).toBeLessThan(3000)

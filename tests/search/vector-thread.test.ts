@@ -14,9 +14,9 @@ import { holdWhileQueued, searchDb } from './search-db.ts'
 const POSTS = THREAD_FROM + INDEX_BATCH
 
 /** Polls (awaiting between looks) until `done()`, for up to 20 s. */
-async function until(done: () => boolean): Promise<void> {
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 20_000
-  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+  while (!(await done()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
 }
 
 /** The stored search vectors, by post, as floats. */
@@ -75,9 +75,9 @@ describe('the vector thread', () => {
       const [{ input }] = searchEmbeddingInputs(lib.db, [changed])
       await until(() => searchQueueSize(lib.db) === 0 && storedVectors(lib.db).get(changed)?.hash === inputHash(input))
       expect(storedVectors(lib.db).get(changed)).toEqual({ vector: [...embedder.embedNow(input)], hash: inputHash(input) })
-      const nearest = () => semantic.query(embedder.embedNow('feeding schedule for a starter'), 1)[0]?.id
-      await until(() => nearest() === changed)
-      expect(nearest()).toBe(changed)
+      const nearest = async () => (await semantic.query(embedder.embedNow('feeding schedule for a starter'), 1))[0]?.id
+      await until(async () => (await nearest()) === changed)
+      expect(await nearest()).toBe(changed)
     } finally {
       indexes.close()
       lib.close()
