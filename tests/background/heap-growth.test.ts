@@ -9,14 +9,14 @@ import { startTestServer, type TestServer } from '../support/server.ts'
  * its V8 heap grew to (over its last third of rounds) and the live size after a full collection.
  * `busy`: limitHeapGrowth() and a hold taken first, so the heap may pass the live size by the busy
  * factor (1.3), V8's fixed steps and the young generation; `idle`: limitHeapGrowth() alone (2.0);
- * `switched`: idle for the first half, held for the second (the flag is read at each collection);
- * `default`: V8's own, which let it reach ~5x here.
+ * `switched`: idle for the first half, held for the second (the flag is read at each collection).
+ * (V8's own factor let it reach 2.9-5x here, depending on when its last full collection fell, so it is not compared.)
  */
 const CHURN = `
 import { getHeapStatistics } from 'node:v8'
 const mode = process.argv[1]
 const heap = await import(${JSON.stringify(new URL('../../src-main/background/heap-growth.ts', import.meta.url).href)})
-if (mode !== 'default') heap.limitHeapGrowth()
+heap.limitHeapGrowth()
 if (mode === 'busy') heap.holdHeapGrowthDown()
 const live = []
 for (let i = 0; i < 600000; i++) live.push({ a: 'x' + i, b: [i, i + 1] })
@@ -30,18 +30,16 @@ for (let round = 0; round < 300; round++) {
 globalThis.gc()
 process.stdout.write(JSON.stringify({ peak, live: getHeapStatistics().used_heap_size, kept: live.length }))
 `
-const growth = (mode: 'busy' | 'idle' | 'switched' | 'default'): number => {
+const growth = (mode: 'busy' | 'idle' | 'switched'): number => {
   const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHURN, mode], { encoding: 'utf8', env: { ...process.env, SHEAF_HEAP_GROWING_PERCENT: '' } })) as { peak: number; live: number }
   return out.peak / out.live
 }
 
 describe('the heap growth limit', () => {
-  it('holds a heap making garbage to under 2.5 times its live size while held, lets it grow further when idle, and V8 alone further still', () => {
+  it('holds a heap making garbage to under 2.5 times its live size while held, and lets it grow further when idle', () => {
     const busy = growth('busy')
-    const idle = growth('idle')
     expect(busy).toBeLessThan(2.5)
-    expect(idle).toBeGreaterThan(busy + 0.5)
-    expect(growth('default')).toBeGreaterThan(idle)
+    expect(growth('idle')).toBeGreaterThan(busy + 0.5)
   }, 120_000)
 
   it('takes a hold made while the process runs at its next collections', () => {
