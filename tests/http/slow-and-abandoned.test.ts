@@ -23,6 +23,12 @@ describe('slow, stalled and abandoned requests', () => {
     admin = await signedIn(t, 'admin')
   })
   afterAll(async () => t?.close())
+  /** Bytes written on a fresh socket as they are, and the answer the server gives them. */
+  const sendRaw = async (raw: string) => {
+    const s = await openSocket(t.url)
+    s.write(raw)
+    return parseRaw(await s.response())
+  }
 
   const startUpload = async (declared: number, sent: Buffer) => {
     const s = await openSocket(t.url)
@@ -79,33 +85,25 @@ describe('slow, stalled and abandoned requests', () => {
   }, 30_000)
 
   it('a JSON body that stops arriving is answered 408 with {error, code}', async () => {
-    const s = await openSocket(t.url)
-    s.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"email":"a@')
-    const answer = parseRaw(await s.response())
+    const answer = await sendRaw('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"email":"a@')
     expect(answer.status).toBe(408)
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
 
   it('a chunked body that stops arriving is answered 408 too (only a request with neither length nor chunks has no body)', async () => {
-    const s = await openSocket(t.url)
-    s.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"ema\r\n')
-    const answer = parseRaw(await s.response())
+    const answer = await sendRaw('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"ema\r\n')
     expect(answer.status).toBe(408)
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
 
   it('headers that never finish are answered 408 with {error, code}', async () => {
-    const s = await openSocket(t.url)
-    s.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')
-    const answer = parseRaw(await s.response())
+    const answer = await sendRaw('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')
     expect(answer.status).toBe(408)
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
 
   it('over-long headers get 431 with {error, code}', async () => {
-    const s = await openSocket(t.url)
-    s.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
-    const answer = parseRaw(await s.response())
+    const answer = await sendRaw(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
     expect(answer.status).toBe(431)
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
@@ -116,18 +114,14 @@ describe('slow, stalled and abandoned requests', () => {
     ['a bracket left open', 'Host: [::1'],
     ['none at all', ''],
   ])('a malformed Host header (%s) gets 400 or 403 with {error, code}', async (_what, host) => {
-    const s = await openSocket(t.url)
-    s.write(`GET /api/health HTTP/1.1\r\n${host ? `${host}\r\n` : ''}Connection: close\r\n\r\n`)
-    const answer = parseRaw(await s.response())
+    const answer = await sendRaw(`GET /api/health HTTP/1.1\r\n${host ? `${host}\r\n` : ''}Connection: close\r\n\r\n`)
     expect([400, 403]).toContain(answer.status)
     expect(answer.body.code).toMatch(/^(VALIDATION_ERROR|FORBIDDEN)$/)
     expect(typeof answer.body.error).toBe('string')
   }, 30_000)
 
   it('a request line Node cannot parse gets 400 with {error, code}', async () => {
-    const s = await openSocket(t.url)
-    s.write('GET /api/health HTTP/1.1 extra\r\nHost: 127.0.0.1\r\n\r\n')
-    const answer = parseRaw(await s.response())
+    const answer = await sendRaw('GET /api/health HTTP/1.1 extra\r\nHost: 127.0.0.1\r\n\r\n')
     expect(answer.status).toBe(400)
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR' })
   }, 30_000)
