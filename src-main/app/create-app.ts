@@ -17,7 +17,7 @@ import { createPipeline, type Pipeline } from '../pipeline/index.ts'
 import { createSettings, type Settings } from '../settings/index.ts'
 import { createMediaCache, createMediaFiles, type MediaFiles } from '../media/index.ts'
 import { openSecretStore, type SecretStore } from '../secrets/index.ts'
-import { closeDatabase, openDatabase, type Db } from '../store/index.ts'
+import { closeDatabase, noticeCommits, openDatabase, type Db } from '../store/index.ts'
 import type { Config } from './config.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { warmRequestPaths } from './warm-paths.ts'
@@ -121,6 +121,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       clock,
       logError: (m, e) => log.error(m, e),
       allowedHosts: () => [...extraHosts],
+      requestBegins: () => noticeCommits(db),
       routes: routesOf({ config, spoolDir, auth, library, pipeline, search, member, settings, lan, localLogin, media }),
       mcp: createMcpHandler(async (req) => self.fetch(req, { via: 'mcp' })),
     })

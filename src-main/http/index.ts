@@ -54,6 +54,8 @@ export interface HttpDeps {
   logError: ErrorLogger
   /** Host names served besides loopback; changes when LAN sharing starts or stops. */
   allowedHosts: () => readonly string[]
+  /** Called first on every request: what the store keeps in memory notices other processes' commits (store/remembered.ts). */
+  requestBegins?: () => void
   /** Capability routes, mounted under /api/<path> (built in app/create-app.ts). */
   routes?: RouteModule[]
   /** Answers MCP over Streamable HTTP at /mcp, for a personal API token only (src-main/mcp). */
@@ -73,6 +75,8 @@ export function createHttpApp(deps: HttpDeps): Hono<AppEnv> {
   const { config, auth, clock } = deps
   const app = new Hono<AppEnv>()
   app.onError(toErrorResponse(deps.logError))
+  const begins = deps.requestBegins
+  if (begins) app.use(async (_c, next) => { begins(); await next() })
   app.use(clientInfo(), hostCheck({ allowedHosts: deps.allowedHosts }), securityHeaders())
 
   const byAddress = (c: { get(k: 'clientIp'): string }) => `ip:${c.get('clientIp')}`

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkpointInBackground, stopMaintenance } from './maintenance.ts'
 import { applyPragmas, runnerOf, sqliteOf, stmt, type Db } from './connection.ts'
+import { remembered } from './remembered.ts'
 import * as schema from './schema.ts'
 
 /** The driver's handle (drizzle over better-sqlite3): only src-main/store/ sees it. */
@@ -118,7 +119,9 @@ export function dataStamp(db: Db): string {
  * search index writes in the background (which dataStamp counts). Updates and deletes move the
  * trigger-kept counter (migration 0004); new rows move the largest id, so imports pay no per-row cost.
  */
-export function libraryStamp(db: Db): string {
+export const libraryStamp = (db: Db): string => remembered(db, 'libraryStamp', () => readLibraryStamp(db))
+
+function readLibraryStamp(db: Db): string {
   const r = stmt(db, `SELECT (SELECT n FROM library_version WHERE id = 1) AS n, (SELECT max(id) FROM bookmarks) AS b,
     (SELECT max(id) FROM media) AS m`).get() as { n: number; b: number | null; m: number | null }
   return `${r.n}:${r.b}:${r.m}`

@@ -9,6 +9,7 @@ export {
   checkpointOffThread, closeDatabase, databaseFile, dataStamp, type Db, inTransaction, isOpen, libraryStamp, MIGRATIONS_DIR, openDatabase, type OpenDatabaseOptions,
   readTransaction, transaction, transactionIfFree,
 } from './db.ts'
+export { noticeCommits } from './remembered.ts'
 export {
   type ApiTokenRow, countAdmins, countUsers, deleteUser, findApiTokenByHash, findApiTokenById, findInviteByHash, findInviteById,
   findUserByEmail, findUserById, insertApiToken, insertInvite, insertUser, type InviteRow, listApiTokens, listInvites, listUsers,

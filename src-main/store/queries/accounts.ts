@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm'
 import { connection, stmt, type Db } from '../db.ts'
+import { remembered } from '../remembered.ts'
 import { apiTokens, invites, users } from '../schema.ts'
 
 /** The household's accounts, their invites and API tokens: what src-main/auth keeps. */
@@ -10,10 +11,15 @@ export type Role = UserRow['role']
 export const findUserByEmail = (db: Db, email: string): UserRow | null =>
   connection(db).select().from(users).where(eq(users.email, email)).get() ?? null
 
-/** Read on every request (role and existence), so a cached statement, not a built query. */
-export const findUserById = (db: Db, id: number): UserRow | null =>
-  (stmt(db, `SELECT id, email, name, role, password_hash AS passwordHash, created_at AS createdAt, updated_at AS updatedAt
-    FROM users WHERE id = ?`).get(id) as UserRow | undefined) ?? null
+/**
+ * Read on every request (role and existence), so kept in memory until the library changes (remembered.ts:
+ * a role changed or a user removed, here or by another process, is seen by the next request); a copy each call.
+ */
+export function findUserById(db: Db, id: number): UserRow | null {
+  const row = remembered(db, `user:${id}`, () => stmt(db, `SELECT id, email, name, role, password_hash AS passwordHash, created_at AS createdAt,
+    updated_at AS updatedAt FROM users WHERE id = ?`).get(id) as UserRow | undefined)
+  return row ? { ...row } : null
+}
 
 export const listUsers = (db: Db): UserRow[] => connection(db).select().from(users).orderBy(users.id).all()
 

@@ -1,5 +1,6 @@
 import { idList, libraryStamp, sqliteOf, stmt, transaction, type Db } from '../db.ts'
 import { maintainInBackground } from '../maintenance.ts'
+import { remembered } from '../remembered.ts'
 import type { BookmarkRow, CategoryRow, MediaRow, ThreadColumns } from '../schema.ts'
 import type { SearchStoredEmbedding } from './vector-queue.ts'
 import { filterClauses } from './bookmark-filter.ts'
@@ -238,8 +239,8 @@ export const searchHasMatch = (db: Db, match: string): boolean =>
  * structure record (%_data row 10), which every write transaction to the index rewrites. dataStamp also
  * moves for writes elsewhere (a session, a job), and a 100,000-post vocabulary costs 0.25-1.3 s to read.
  */
-export const searchIndexStamp = (db: Db): string =>
-  (stmt(db, 'SELECT block FROM search_fts_data WHERE id = 10').pluck().get() as Buffer | undefined)?.toString('hex') ?? ''
+export const searchIndexStamp = (db: Db): string => remembered(db, 'searchIndexStamp', () =>
+  (stmt(db, 'SELECT block FROM search_fts_data WHERE id = 10').pluck().get() as Buffer | undefined)?.toString('hex') ?? '')
 
 /** Every indexed term (porter stems) with the number of posts holding it. */
 export const searchVocabulary = (db: Db): Array<{ term: string; doc: number }> =>
@@ -289,8 +290,9 @@ export function searchReindexRows(db: Db, ids: readonly number[]): void {
 
 export const searchQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_queue').pluck().get() as number
 
-/** The count of vector writes and removals (embedding_version): when it moves, an index has something to read. */
-export const searchEmbeddingVersion = (db: Db): number => stmt(db, 'SELECT n FROM embedding_version WHERE id = 1').pluck().get() as number
+/** The count of vector writes and removals (embedding_version): when it moves, an index has something to read. Read ~3x a search: remembered. */
+export const searchEmbeddingVersion = (db: Db): number =>
+  remembered(db, 'embeddingVersion', () => stmt(db, 'SELECT n FROM embedding_version WHERE id = 1').pluck().get() as number)
 
 /**
  * Up to `limit` vectors of one model written after `after` (a seq, then a rowid within it: existing

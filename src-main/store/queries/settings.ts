@@ -1,9 +1,13 @@
 import { connection, stmt, type Db } from '../db.ts'
+import { remembered } from '../remembered.ts'
 import { settings } from '../schema.ts'
 
-/** Read on every request (the signing key's version), so a cached statement, not a built query. */
+/**
+ * Read on every request (the signing key's version) and twice a search (the AI settings), so kept in
+ * memory until the library changes (remembered.ts); parsed on each read, so no caller shares an object.
+ */
 export const getSetting = <T>(db: Db, key: string): T | null => {
-  const text = stmt(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined
+  const text = remembered(db, `setting:${key}`, () => stmt(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined)
   return text === undefined ? null : (JSON.parse(text) as T)
 }
 
