@@ -3,7 +3,7 @@ import { lexicalCandidates, narrowPosts, semanticCandidates } from '../../src-ma
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
 import { createSemanticIndex } from '../../src-main/search/semantic.ts'
-import { searchFilteredIds, searchFilterIds, searchFtsQueueSize, searchIndexQueued, searchLexical } from '../../src-main/store/index.ts'
+import { deleteBookmarks, searchFilteredIds, searchFilterIds, searchFtsQueueSize, searchIndexQueued, searchLexical } from '../../src-main/store/index.ts'
 import { beginWrite } from '../../src-main/store/queries/bookmark-writes.ts'
 import { sqliteOf } from '../../src-main/store/db.ts'
 import { searchDb } from './search-db.ts'
@@ -127,6 +127,20 @@ describe('minus words', () => {
     expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'], mustNotMatch: ['"benchmarks"'] })).toEqual([ids[0], ids[3]])
     expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"', '"benchmarks"'], after: Date.UTC(2020, 0, 1) })).toEqual([ids[2]])
     expect(searchFilteredIds(lib.db, { mustMatch: ['"postgres"'], after: Date.UTC(2030, 0, 1) })).toEqual([])
+  })
+})
+
+describe('quoted phrases alone', () => {
+  const lib = searchDb()
+  afterAll(() => lib.close())
+
+  it('walk the word index only, and a removed post leaves it with its row', () => {
+    const ids = ['SQLite one', 'SQLite two', 'SQLite three', 'Postgres four'].map((t) => lib.add(t))
+    while (searchIndexQueued(lib.db, 64) > 0);
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'] })).toEqual(ids.slice(0, 3))
+    deleteBookmarks(lib.db, [ids[1]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'] })).toEqual([ids[0], ids[2]])
+    expect(searchFilteredIds(lib.db, { mustMatch: ['"sqlite"'] }, 1)).toEqual([ids[0]])
   })
 })
 
