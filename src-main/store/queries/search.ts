@@ -325,9 +325,8 @@ export type SearchHitRow = Pick<BookmarkRow & ThreadColumns, 'id' | 'postId' | '
 export const searchHitRows = (db: Db, ids: readonly number[]): SearchHitRow[] =>
   ids.length === 0 ? [] : stmt(db, `SELECT b.id, b.post_id AS postId, b.text, b.author_handle AS authorHandle,
     b.author_name AS authorName, b.post_created_at AS postCreatedAt, b.created_at AS importedAt, b.source, b.urls, b.engagement, b.lang,
-    (SELECT t.size FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadSize,
-    (SELECT t.position FROM thread_parts t WHERE t.bookmark_id = b.id) AS threadPosition
-    FROM bookmarks b WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
+    t.size AS threadSize, t.position AS threadPosition
+    FROM bookmarks b LEFT JOIN thread_parts t ON t.bookmark_id = b.id WHERE b.id IN (SELECT value FROM json_each(?))`).all(idList(ids)) as SearchHitRow[]
 
 export type SearchHitMedia = Pick<MediaRow, 'bookmarkId' | 'id' | 'type' | 'url' | 'thumbnailUrl' | 'videoUrl' | 'altText' | 'cachePath'>
 
