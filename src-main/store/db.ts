@@ -109,9 +109,9 @@ export function closeDatabase(db: Db): void {
 
 /** Changes on this connection plus commits by other connections: a cheap "has anything changed" stamp. */
 export function dataStamp(db: Db): string {
-  // One prepared statement: pragma() compiles its statement on every call (a hot path: each list page).
-  const r = stmt(db, 'select total_changes() as n, (select data_version from pragma_data_version) as v').get() as { n: number; v: number }
-  return `${r.n}:${r.v}`
+  // Prepared statements: pragma() compiles its statement on every call (a hot path: each list page and
+  // search). total_changes() opens no transaction; the pragma is read directly, not as a table-valued function.
+  return `${stmt(db, 'SELECT total_changes()').pluck().get() as number}:${stmt(db, 'PRAGMA data_version').pluck().get() as number}`
 }
 
 /**
