@@ -48,7 +48,12 @@ export type EncoderPrecision = 'fp32' | 'int8'
 
 /** The model as an ONNX session with `threads` intra-op threads (`options` over SESSION_OPTIONS: benches and tests compare). */
 export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceSession.SessionOptions = {}, precision: EncoderPrecision = 'fp32'): Promise<EmbedBatch> {
-  const session = await ort.InferenceSession.create(encodeModel(await readUseLiteGraph(precision)), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
+  return embedGraph(ort, await readUseLiteGraph(precision), threads, options)
+}
+
+/** A session over the model's graph, as read or rewritten (benches compare variants), with the package's tokenizer. */
+export async function embedGraph(ort: Ort, graph: OnnxGraph, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<EmbedBatch> {
+  const session = await ort.InferenceSession.create(encodeModel(graph), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
   const tokenizer = await loadTokenizer(join(MODEL_DIR(), 'vocab.json'))
   return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
 }
