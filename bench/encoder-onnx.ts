@@ -17,7 +17,7 @@
  *   node bench/encoder-onnx.ts int8-speed   fp32 and int8 (per-column) sessions in one process, rounds alternating: CPU ms a question alone
  *                                          and in calls of 8, and a job's 1,000 generated posts in batches of 8
  *   node bench/encoder-onnx.ts int8-load fp32|int8   one session per process: load time (wall, CPU), RSS before/after load and after
- *                                          the questions, peak RSS
+ *                                          the questions, peak RSS, CPU ms a question alone (three rounds)
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
  */
 import { createHash } from 'node:crypto'
@@ -164,8 +164,15 @@ if (mode === 'parity') {
   const loadMs = Math.round(performance.now() - t0)
   const cpu = process.cpuUsage(cpu0)
   const loaded = mb()
-  for (const q of MANY_QUESTIONS) await embed([encoderInput(q)])
-  print({ engine: 'onnxruntime', precision, loadMs, loadCpuMs: Math.round((cpu.user + cpu.system) / 1000), rssMb: { before, loaded, afterQuestions: mb(), peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
+  const questions = MANY_QUESTIONS.map(encoderInput)
+  const perQuestion: number[] = []
+  for (let round = 0; round < 3; round++) {
+    const c0 = process.cpuUsage()
+    for (const q of questions) await embed([q])
+    const c = process.cpuUsage(c0)
+    perQuestion.push(Math.round(((c.user + c.system) / 1000 / questions.length) * 1000) / 1000)
+  }
+  print({ engine: 'onnxruntime', precision, loadMs, loadCpuMs: Math.round((cpu.user + cpu.system) / 1000), cpuMsPerQuestionAlone: perQuestion, rssMb: { before, loaded, afterQuestions: mb(), peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
 } else if (mode === 'rss') {
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)
