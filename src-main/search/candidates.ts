@@ -107,9 +107,12 @@ function unindexedCandidates(db: Db, q: Understanding, counts: Map<string, numbe
 }
 
 /**
- * Nearest posts that pass the filter: searched among the filter's posts when they are known (a narrow
+ * The filter's nearest CANDIDATES posts: searched among the filter's posts when they are known (a narrow
  * filter's few, a broad one's kept in memory), else the best 1000 checked against it (cheap for broad
- * filters such as dates or media); a narrow filter that leaves too few is searched within its own posts.
+ * filters such as media or minus words). When fewer than CANDIDATES of those pass (a year passes ~150),
+ * the rest lie further out: the scan is made within the filter's posts, as a kept set's is, so a search
+ * gets the same candidates whether or not the set is in memory yet (returning the ~150 moved a post in
+ * or out of the first ten, depending on how soon a server had built the set).
  */
 async function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, filter: SearchFilter, small: number[] | null,
   broad: PostSet | null): Promise<Candidate[]> {
@@ -118,7 +121,7 @@ async function nearestPassing(db: Db, index: SemanticIndex, qv: Float32Array, fi
   if (broad) return index.query(qv, CANDIDATES, broad)
   const wide = await index.query(qv, WIDE)
   const kept = passing(db, filter, wide)
-  if (kept.length >= 50 || wide.length < WIDE) return kept
+  if (kept.length === CANDIDATES || wide.length < WIDE) return kept
   return index.query(qv, CANDIDATES, new Set(searchFilteredIds(db, filter)))
 }
 

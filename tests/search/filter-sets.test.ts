@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lexicalCandidates, semanticCandidates } from '../../src-main/search/candidates.ts'
+import { fuse, lexicalCandidates, semanticCandidates } from '../../src-main/search/candidates.ts'
 import { broadPosts, postSetOf, STEADY_MS } from '../../src-main/search/filter-sets.ts'
 import { createLocalEmbedder } from '../../src-main/search/index.ts'
 import { createQueryUnderstanding } from '../../src-main/search/query-understanding.ts'
@@ -111,5 +111,57 @@ describe('broad filters answered from memory', () => {
     const set = setOf('roses -benchmarks')
     expect(await meaning('roses -benchmarks', set)).not.toContain(queued)
     expect(await meaning('roses -benchmarks', set)).toEqual(await meaning('roses -benchmarks', null))
+  })
+})
+
+/**
+ * A year filter that few of the nearest 1,000 posts pass (candidates.ts checks that many against it
+ * before the filter's posts are in memory): its nearest 200 lie further out. Asked before the set is built
+ * and after, the question must propose the same posts; the first answer held only the few passing of the 1,000.
+ */
+describe('a date question asked before and after its posts are kept in memory', () => {
+  const lib = searchDb()
+  let understand: ReturnType<typeof createQueryUnderstanding>
+  let index: SemanticIndex
+  let now = 0
+  const text = 'roses in 2023'
+  const in2023: number[] = []
+
+  beforeAll(async () => {
+    const dateOf = (id: number, at: number) => sqliteOf(lib.db).prepare('UPDATE bookmarks SET post_created_at = ? WHERE id = ?').run(at, id)
+    // Nearest first (equal vectors rank by row): 60 of 2023, 1,000 of 2024, then 200 more of 2023 a little further out.
+    for (let i = 0; i < 60; i++) in2023.push(lib.add('Pruning roses in the rose garden', 'gardener'))
+    for (let i = 0; i < 1000; i++) dateOf(lib.add('Pruning roses in the rose garden', 'gardener'), Date.UTC(2024, 4, 1))
+    for (let i = 0; i < 200; i++) in2023.push(lib.add('Pruning roses in the rose garden, then mulch', 'gardener'))
+    for (const id of in2023) dateOf(id, Date.UTC(2023, 4, 1))
+    while (searchIndexQueued(lib.db, 256) > 0);
+    index = createSemanticIndex({ db: lib.db, embedder: createLocalEmbedder() })
+    index.catchUp(Infinity)
+    index.preload()
+    while (index.loading) await new Promise((r) => setImmediate(r))
+    understand = createQueryUnderstanding({ db: lib.db, clock: () => Date.UTC(2024, 11, 15) })
+  })
+  afterAll(() => lib.close())
+
+  /** The question answered as the server does, with the filter's posts from memory when broadPosts has built them. */
+  const ask = async () => {
+    const q = understand(text)
+    const broad = broadPosts(lib.db, q.filter, (now += STEADY_MS + 1))
+    const lexical = lexicalCandidates(lib.db, q, null, false, { broad })
+    const nearest = await semanticCandidates(lib.db, index, await index.embedQuery(q.semanticText), q, null, async () => null, broad)
+    return { warm: broad !== null, nearest: nearest.map((c) => c.id), hits: fuse(lexical, nearest).map((f) => f.id) }
+  }
+
+  it('proposes the same posts, in the same order, either way', async () => {
+    const before = await ask()
+    await ask()
+    const after = await ask()
+    expect([before.warm, after.warm]).toEqual([false, true])
+    // The case itself: posts of 2023 beyond the nearest 1,000 are among the filter's nearest.
+    const first1000 = new Set((await index.query(await index.embedQuery(understand(text).semanticText), 1000)).map((c) => c.id))
+    expect(after.nearest.filter((id) => !first1000.has(id)).length).toBeGreaterThan(0)
+    expect(after.nearest.every((id) => in2023.includes(id))).toBe(true)
+    expect(before.nearest).toEqual(after.nearest)
+    expect(before.hits).toEqual(after.hits)
   })
 })
