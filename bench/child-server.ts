@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { Pool } from 'undici'
 import { serverEnv } from '../src-main/app/server-env.ts'
 import { createLibrary } from '../src-main/library/index.ts'
 import { sqliteOf } from '../src-main/store/db.ts'
@@ -126,6 +127,36 @@ export function keptAliveGet(base: string, cookie: string): (path: string) => Pr
       })
     }).on('error', reject)
   })
+}
+
+/** A GET's outcome: ms from send to the last byte, the status (0 when it failed), the body (see keptAlivePool). */
+export type Answer = { ms: number; status: number; body: string; error?: string }
+
+/**
+ * GETs over up to `connections` kept-alive connections (undici's Pool, one request at a time on each;
+ * more wait for a free one), each answer read to its last byte (undici checks its length) and timed from
+ * send to that byte. The body is decoded only when `withBody` asks for it or the status is not 200: the
+ * bench's clients share the server's cores, and node:http with every body decoded took 0.26-0.30 ms of
+ * CPU an answer at 500/s, where this takes 0.13-0.15 (docs/load.md, stop 33, `client11`).
+ */
+export function keptAlivePool(base: string, cookie: string, connections: number): {
+  client: string; get: (path: string, withBody?: boolean) => Promise<Answer>; close: () => Promise<void>
+} {
+  const pool = new Pool(base, { connections, pipelining: 1 })
+  const headers = { cookie }
+  const get = (path: string, withBody = false) => new Promise<Answer>((resolve) => {
+    const t0 = performance.now()
+    let status = 0
+    let chunks: Buffer[] | null = null
+    pool.dispatch({ path, method: 'GET', headers }, {
+      onRequestStart: () => {},
+      onResponseStart: (_c, code) => { status = code; chunks = withBody || code !== 200 ? [] : null },
+      onResponseData: (_c, chunk) => { chunks?.push(chunk) },
+      onResponseEnd: () => resolve({ ms: performance.now() - t0, status, body: chunks ? Buffer.concat(chunks).toString('utf8') : '' }),
+      onResponseError: (_c, e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, body: '', error: e.code ?? e.message }),
+    })
+  })
+  return { client: `undici Pool, ${connections} connections, pipelining 1`, get, close: () => pool.close() }
 }
 
 /**

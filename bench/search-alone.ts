@@ -2,7 +2,7 @@
  * Search alone at scale, on loopback: a `sheaf serve` child over a copy of a library built by
  * bench/search-latency.ts (`--db FILE`; built there first when missing), then `--concurrency` clients,
  * closed loop, for `--seconds`, each asking the next question of bench/search-questions.ts with the next
- * page size (10, 15, 20) over a kept-alive connection. `--questions many` (the default): 637 questions,
+ * page size (10, 15, 20) over a kept-alive connection (undici's Pool: keptAlivePool). `--questions many` (the default): 637 questions,
  * more than search keeps query vectors for, so each one's vector is computed again (the sentence
  * encoder's work counts); `--questions varied`: the 89 of bench/search-profile.ts, whose vectors are
  * remembered after the warm-up. The library settles first: the word index caught up and search by meaning answering
@@ -18,12 +18,11 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
-import http from 'node:http'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { benchDataDir, busyThreads, cpuMs, fillDuplicateKeys, processMemoryMb, quantile, signIn, spawnServer, threadCpu } from './child-server.ts'
+import { benchDataDir, busyThreads, cpuMs, fillDuplicateKeys, keptAlivePool, processMemoryMb, quantile, signIn, spawnServer, threadCpu, type Answer } from './child-server.ts'
 import { MANY_QUESTIONS, QUESTIONS } from './search-questions.ts'
 
 const { values } = parseArgs({ options: {
@@ -50,20 +49,7 @@ hardStop.unref()
 const { base, cookie } = await signIn(server)
 if (!/^http:\/\/127\./.test(base)) throw new Error(`the bench runs on loopback only (server at ${base})`)
 // An open loop may have more searches out than the closed loop's clients.
-const agent = new http.Agent({ keepAlive: true, maxSockets: rate ? Math.max(concurrency, 64) : concurrency })
-
-type Answer = { ms: number; status: number; body: string; error?: string }
-function get(path: string): Promise<Answer> {
-  const t0 = performance.now()
-  return new Promise((resolve) => {
-    const fail = (e: NodeJS.ErrnoException) => resolve({ ms: performance.now() - t0, status: 0, body: '', error: e.code ?? e.message })
-    http.get(base + path, { agent, headers: { cookie } }, (res) => {
-      let body = ''
-      res.setEncoding('utf8').on('data', (d: string) => { body += d })
-        .on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, body })).on('error', fail)
-    }).on('error', fail)
-  })
-}
+const { client: clientKind, get, close: closeClients } = keptAlivePool(base, cookie, rate ? Math.max(concurrency, 64) : concurrency)
 const asked = values.questions === 'varied' ? QUESTIONS : MANY_QUESTIONS
 const LIMITS = [10, 15, 20]
 const searchPath = (n: number) => `/api/search/ai?q=${encodeURIComponent(asked[n % asked.length])}&limit=${LIMITS[Math.floor(n / asked.length) % LIMITS.length]}`
@@ -81,7 +67,7 @@ function expectedModel(): string {
 async function settle(expected: string): Promise<{ ms: number; semanticModel: string }> {
   const t0 = performance.now()
   for (;;) {
-    const a = await get(searchPath(0))
+    const a = await get(searchPath(0), true)
     if (a.status !== 200) throw new Error(`search answered ${a.status}: ${a.body.slice(0, 200)}`)
     const model = (JSON.parse(a.body) as { semanticModel: string }).semanticModel
     // A search answers with the encoder's vectors while they load too, saying so.
@@ -101,7 +87,7 @@ async function run(secs: number, from: number): Promise<{ answers: Answer[]; wal
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (performance.now() < end) {
       const a = await get(searchPath(n++))
-      answers.push({ ...a, body: a.status === 200 ? '' : a.body.slice(0, 200) })
+      answers.push(a.status === 200 ? a : { ...a, body: a.body.slice(0, 200) })
     }
   }))
   return { answers, wallMs: performance.now() - t0, next: n }
@@ -141,6 +127,7 @@ const clientMs = (client.user + client.system) / 1000
 // The threads that worked during the run (the scan and read threads, the encoder's, V8's, libuv's), ms per search.
 const threadsPerSearch = busyThreads(pid, threads0, answers.length)
 const rssMb = processMemoryMb(pid)
+await closeClients()
 stop()
 await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)))
 rmSync(dataDir, { recursive: true, force: true })
@@ -149,7 +136,7 @@ clearTimeout(hardStop)
 const ms = answers.map((a) => a.ms)
 const round2 = (x: number) => Math.round(x * 100) / 100
 const result = {
-  bench: 'search-alone', library: libraryDb, posts, questions: asked.length, loop: rate ? { open: rate } : { closed: concurrency }, seconds: Number(values.seconds), cores: cpus().length,
+  bench: 'search-alone', client: clientKind, library: libraryDb, posts, questions: asked.length, loop: rate ? { open: rate } : { closed: concurrency }, seconds: Number(values.seconds), cores: cpus().length,
   semanticModel: settled.semanticModel, settleMs: settled.ms,
   searches: answers.length, perSecond: Math.round(answers.length / (wallMs / 1000)),
   p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), p99: quantile(ms, 0.99), max: round2(Math.max(...ms)),
