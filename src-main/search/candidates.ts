@@ -154,15 +154,15 @@ const BLANK_COSINE = 0.9
  * cosines are also taken with the blank direction removed from the query and the post, so what two
  * texts share only by both being hard to read ("HODL") does not count.
  */
-function withoutBlank(nearest: Candidate[], blankScores: readonly Candidate[], queryBlank: number, typo: boolean): Candidate[] {
-  const pu = new Map(blankScores.map((b) => [b.id, b.score]))
+function withoutBlank(nearest: Candidate[], blankScores: Float32Array, queryBlank: number, typo: boolean): Candidate[] {
   const qu = Math.min(queryBlank, 0.99)
-  const kept = nearest.filter((n) => (pu.get(n.id) ?? 0) < BLANK_COSINE)
-  if (!typo) return kept
-  return kept.map((n) => {
-    const u = pu.get(n.id) ?? 0
-    return { id: n.id, score: (n.score - qu * u) / Math.sqrt((1 - qu * qu) * (1 - u * u)) }
-  }).sort((a, b) => b.score - a.score)
+  const kept: Candidate[] = []
+  nearest.forEach((n, i) => {
+    const u = blankScores[i]
+    if (u >= BLANK_COSINE) return
+    kept.push(typo ? { id: n.id, score: (n.score - qu * u) / Math.sqrt((1 - qu * qu) * (1 - u * u)) } : n)
+  })
+  return typo ? kept.sort((a, b) => b.score - a.score) : kept
 }
 
 /**
@@ -173,7 +173,7 @@ export async function semanticCandidates(db: Db, index: SemanticIndex, qv: Float
   blankVector: () => Promise<Float32Array | null>, broad: PostSet | null = null): Promise<Candidate[]> {
   let nearest = await nearestPassing(db, index, qv, q.filter, small, broad)
   const blankV = index.model === LOCAL_EMBEDDING_MODEL && nearest.length ? await blankVector() : null
-  if (blankV) nearest = withoutBlank(nearest, await index.query(blankV, nearest.length, new Set(nearest.map((n) => n.id))), dot(qv, blankV), q.typo)
+  if (blankV) nearest = withoutBlank(nearest, await index.keptScores(blankV, nearest.map((n) => n.id)), dot(qv, blankV), q.typo)
   const floor = Math.max(index.cosineFloor ?? COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
   return nearest.filter((n) => n.score >= floor)
 }
