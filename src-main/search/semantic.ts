@@ -26,8 +26,8 @@ export interface SemanticIndex {
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
   /** The nearest posts (FlatIndex.searchFar: on the scan thread when there is one, seeing every write made before). */
   query(vector: Float32Array, k: number, allowed?: AllowedIds): Promise<Array<{ id: number; score: number }>>
-  /** Each id's score against a query asked of every search (FlatIndex.keptScores: kept per row), 0 where none is held. */
-  keptScores(vector: Float32Array, ids: readonly number[]): Promise<Float32Array>
+  /** A post's score against a query asked of every search (FlatIndex.keptScores: kept per row; 0 where none is held). */
+  keptScores(vector: Float32Array): Promise<(id: number) => number>
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
   /**
    * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and
@@ -246,9 +246,9 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true, scans
       if (!loaded || !ownsQueue) load()
       return index ? index.searchFar(vector, k, allowed) : []
     },
-    async keptScores(vector, ids) {
+    async keptScores(vector) {
       if (!loaded || !ownsQueue) load()
-      return index ? index.keptScores(vector, ids) : new Float32Array(ids.length)
+      return index ? index.keptScores(vector) : () => 0
     },
     async embedQuery(text, signal) {
       if (embedder.embedNow) return embedder.embedNow(text)

@@ -36,12 +36,13 @@ export interface FlatIndex {
    */
   lend(ids: ArrayLike<number>): Loan
   /**
-   * Each id's score against `query` as search(query) would give it (bit for bit), 0 where this index
-   * holds no row for it, seeing every write made before it was asked (as searchFar). For one query asked
-   * again and again (the blank vector: search/candidates.ts withoutBlank): its score is kept per row
-   * (4 bytes), worked out the first time the row is read after it was written; another query drops them.
+   * A post's score against `query` as search(query) would give it (bit for bit), 0 where this index holds
+   * no row for it, once every write made before it was asked is applied (as searchFar). For one query
+   * asked again and again (the blank vector: search/candidates.ts withoutBlank): its score is kept per
+   * row (4 bytes), worked out the first time the row is read after it was written; another query drops
+   * them. The reader reads the rows as they are when called: call it before awaiting anything else.
    */
-  keptScores(query: Float32Array, ids: readonly number[]): Promise<Float32Array>
+  keptScores(query: Float32Array): Promise<(id: number) => number>
 }
 
 /** Rows lent to a reader: `rows[i]` is the row of the i-th id asked for (-1 where this index holds none). */
@@ -219,6 +220,10 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   }
   /** Until the queued writes are applied (when the last scan on the thread ends). */
   const applied = () => new Promise<void>((resolve) => waiting.push(resolve))
+  const keptScore = (id: number): number => {
+    const p = pos.get(id)
+    return p === undefined ? 0 : kept.score(p, rows, rowBytes, scales)
+  }
   const search = (query: Float32Array, k: number, allowed?: AllowedIds): Hit[] => {
     if (size === 0 || k <= 0) return []
     if (allowed && allowed.size * FEW < size) return nearestAmong(query, k, allowed)
@@ -273,15 +278,10 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
         },
       }
     },
-    async keptScores(query, wanted) {
+    async keptScores(query) {
       while (queued.length > 0) await applied()
       kept.keep(query, space.capacity)
-      const out = new Float32Array(wanted.length)
-      for (let i = 0; i < wanted.length; i++) {
-        const p = pos.get(wanted[i])
-        if (p !== undefined) out[i] = kept.score(p, rows, p * rowBytes, scales[p])
-      }
-      return out
+      return keptScore
     },
   }
 }
@@ -320,11 +320,14 @@ function createKeptScores(dim: number) {
     moved(from: number, to: number) {
       if (query) scores[to] = scores[from]
     },
-    score(p: number, rows: Int8Array, at: number, scale: number): number {
-      if (!Number.isNaN(scores[p])) return scores[p]
+    /** Row p's score (rows of `rowBytes`, their factors `scales`). */
+    score(p: number, rows: Int8Array, rowBytes: number, scales: Float32Array): number {
+      const kept = scores[p]
+      if (!Number.isNaN(kept)) return kept
+      const at = p * rowBytes
       let dot = 0
       for (let d = 0; d < dim; d++) dot += row[d] * rows[at + d]
-      return (scores[p] = Math.fround(dot * scale * factor))
+      return (scores[p] = Math.fround(dot * scales[p] * factor))
     },
   }
 }
