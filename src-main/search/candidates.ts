@@ -152,17 +152,33 @@ const BLANK_COSINE = 0.9
  * near the blank vector, so every post of emoji or another script would otherwise come back, all
  * with the same score. For a query with a typo (`typo`), whose vector leans toward the blank one,
  * cosines are also taken with the blank direction removed from the query and the post, so what two
- * texts share only by both being hard to read ("HODL") does not count.
+ * texts share only by both being hard to read ("HODL") does not count. `blankOf`: a post's cosine with
+ * the blank vector.
  */
-function withoutBlank(nearest: Candidate[], blankScores: readonly Candidate[], queryBlank: number, typo: boolean): Candidate[] {
-  const pu = new Map(blankScores.map((b) => [b.id, b.score]))
+function withoutBlank(nearest: Candidate[], blankOf: (id: number) => number, queryBlank: number, typo: boolean): Candidate[] {
   const qu = Math.min(queryBlank, 0.99)
-  const kept = nearest.filter((n) => (pu.get(n.id) ?? 0) < BLANK_COSINE)
-  if (!typo) return kept
-  return kept.map((n) => {
-    const u = pu.get(n.id) ?? 0
-    return { id: n.id, score: (n.score - qu * u) / Math.sqrt((1 - qu * qu) * (1 - u * u)) }
-  }).sort((a, b) => b.score - a.score)
+  const kept: Candidate[] = []
+  for (const n of nearest) {
+    const u = blankOf(n.id)
+    if (u >= BLANK_COSINE) continue
+    kept.push(typo ? { id: n.id, score: (n.score - qu * u) / Math.sqrt((1 - qu * qu) * (1 - u * u)) } : n)
+  }
+  return typo ? kept.sort((a, b) => b.score - a.score) : kept
+}
+
+/**
+ * Those of `nearest` (best first) at or above `floor` and within SEMANTIC_BAND of the best of them; without
+ * a typo, also without the posts the encoder cannot read (withoutBlank), whose cosines are then read only
+ * for posts above where the list is cut: the rest could not be kept either way.
+ */
+export function withinBand(nearest: Candidate[], floor: number, blank: { of: (id: number) => number; query: number; typo: boolean } | null): Candidate[] {
+  if (blank?.typo) nearest = withoutBlank(nearest, blank.of, blank.query, true)
+  const kept: Candidate[] = []
+  for (const n of nearest) {
+    if (n.score < Math.max(floor, (kept[0]?.score ?? n.score) - SEMANTIC_BAND)) break
+    if (!blank || blank.typo || blank.of(n.id) < BLANK_COSINE) kept.push(n)
+  }
+  return kept
 }
 
 /**
@@ -171,11 +187,10 @@ function withoutBlank(nearest: Candidate[], blankScores: readonly Candidate[], q
  */
 export async function semanticCandidates(db: Db, index: SemanticIndex, qv: Float32Array, q: Understanding, small: number[] | null,
   blankVector: () => Promise<Float32Array | null>, broad: PostSet | null = null): Promise<Candidate[]> {
-  let nearest = await nearestPassing(db, index, qv, q.filter, small, broad)
+  const nearest = await nearestPassing(db, index, qv, q.filter, small, broad)
   const blankV = index.model === LOCAL_EMBEDDING_MODEL && nearest.length ? await blankVector() : null
-  if (blankV) nearest = withoutBlank(nearest, await index.query(blankV, nearest.length, new Set(nearest.map((n) => n.id))), dot(qv, blankV), q.typo)
-  const floor = Math.max(index.cosineFloor ?? COSINE_FLOOR, (nearest[0]?.score ?? 0) - SEMANTIC_BAND)
-  return nearest.filter((n) => n.score >= floor)
+  const blank = blankV ? { of: await index.keptScores(blankV), query: dot(qv, blankV), typo: q.typo } : null
+  return withinBand(nearest, index.cosineFloor ?? COSINE_FLOOR, blank)
 }
 
 /** The encoder's vector of text it cannot read, once per index (null if it failed: nothing is dropped). */

@@ -143,12 +143,25 @@ export function firstWordHolding(s: string, needle: string, pass: (w: string) =>
 
 export const someWordHolding = (s: string, needle: string, pass: (w: string) => boolean): boolean => firstWordHolding(s, needle, pass) !== null
 
-/** Each text lower-cased once, however many terms look at it. */
+/** Texts of a post kept lower-cased (its fields come first; entity, tag and category names after them). */
+const TEXTS_KEPT = 16
+
+/**
+ * Each of a post's texts lower-cased once, however many terms look at it. They are found by comparing
+ * them (the same string is found at once), not in a Map: a key's hash reads the whole text, and a post's
+ * texts are new strings every search.
+ */
 function textsOnce() {
-  const lower = new Map<string, string>()
+  const texts: string[] = []
+  const lowered: string[] = []
   const lowerOf = (s: string): string => {
-    let l = lower.get(s)
-    if (l === undefined) lower.set(s, (l = s.toLowerCase()))
+    const i = texts.indexOf(s)
+    if (i >= 0) return lowered[i]
+    const l = s.toLowerCase()
+    if (texts.length < TEXTS_KEPT) {
+      texts.push(s)
+      lowered.push(l)
+    }
     return l
   }
   /** Some word of the text matches the term (only a word holding the needle can). */

@@ -98,6 +98,23 @@ export function prepareLanguagePhrases(): void {
   for (const text of WARM_UP) findLanguagePhrases(text)
 }
 
+const LANG_PREFIX = /(?<![\p{L}\p{N}_])lang(?:uage)?:([\p{L}-]+)/giu
+
+/**
+ * What `s.matchAll(re)` gives, for a global `re` of this module's only: matchAll copies the pattern on
+ * every call, and a copy of the names' alternations re-read their long source (~0.03 ms a search).
+ */
+function matchesOf(re: RegExp, s: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = []
+  re.lastIndex = 0
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    out.push(m)
+    if (m[0] === '') re.lastIndex += (s.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1
+  }
+  re.lastIndex = 0
+  return out
+}
+
 export interface LanguagePhrase { lang: string; start: number; end: number; label: string }
 
 /** The language phrases in `text` (lang:xx included), with their spans. An unknown `lang:` value comes back with lang null. */
@@ -109,15 +126,15 @@ export function findLanguagePhrases(text: string): Array<Omit<LanguagePhrase, 'l
     if (taken(start, end)) return
     out.push({ lang, start, end, label: lang ? `in ${languageName(lang)}` : `language "${asked}"` })
   }
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}_])lang(?:uage)?:([\p{L}-]+)/giu)) {
+  for (const m of matchesOf(LANG_PREFIX, text)) {
     const v = m[1]
     const code = v.length <= 3 || /[-_]/.test(v) ? normalizeLangCode(v) : (tables.names.get(fold(v)) ?? null)
     add(code, m.index, m.index + m[0].length, v)
   }
   const folded = foldSameLength(text)
-  for (const m of folded.matchAll(tables.native)) add(tables.nativeNames.get(m[1].replace(/\s+/g, ' ')) ?? null, m.index, m.index + m[0].length, m[1])
+  for (const m of matchesOf(tables.native, folded)) add(tables.nativeNames.get(m[1].replace(/\s+/g, ' ')) ?? null, m.index, m.index + m[0].length, m[1])
   for (const re of tables.english) {
-    for (const m of folded.matchAll(re)) add(tables.names.get(m[1].replace(/\s+/g, ' ')) ?? null, m.index, m.index + m[0].length, m[1])
+    for (const m of matchesOf(re, folded)) add(tables.names.get(m[1].replace(/\s+/g, ' ')) ?? null, m.index, m.index + m[0].length, m[1])
   }
   return out.filter((p) => p.lang !== null || /lang/i.test(text.slice(p.start, p.end))).sort((a, b) => a.start - b.start)
 }

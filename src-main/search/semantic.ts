@@ -26,6 +26,8 @@ export interface SemanticIndex {
   backfill(opts?: { batch?: number; signal?: AbortSignal }): Promise<{ embedded: number }>
   /** The nearest posts (FlatIndex.searchFar: on the scan thread when there is one, seeing every write made before). */
   query(vector: Float32Array, k: number, allowed?: AllowedIds): Promise<Array<{ id: number; score: number }>>
+  /** A post's score against a query asked of every search (FlatIndex.keptScores: kept per row; 0 where none is held). */
+  keptScores(vector: Float32Array): Promise<(id: number) => number>
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>
   /**
    * Starts reading the stored vectors, one slice per turn of the event loop (query() starts it too and
@@ -243,6 +245,10 @@ export function createSemanticIndex({ db, embedder, dim, ownsQueue = true, scans
       // What the vector thread writes is read by readWritten(), between requests, not inside this one.
       if (!loaded || !ownsQueue) load()
       return index ? index.searchFar(vector, k, allowed) : []
+    },
+    async keptScores(vector) {
+      if (!loaded || !ownsQueue) load()
+      return index ? index.keptScores(vector) : () => 0
     },
     async embedQuery(text, signal) {
       if (embedder.embedNow) return embedder.embedNow(text)

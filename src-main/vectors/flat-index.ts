@@ -35,6 +35,14 @@ export interface FlatIndex {
    * keeps the old memory, as it had its own copy before). Growing moves it too.
    */
   lend(ids: ArrayLike<number>): Loan
+  /**
+   * A post's score against `query` as search(query) would give it (bit for bit), 0 where this index holds
+   * no row for it, once every write made before it was asked is applied (as searchFar). For one query
+   * asked again and again (the blank vector: search/candidates.ts withoutBlank): its score is kept per
+   * row (4 bytes), worked out the first time the row is read after it was written; another query drops
+   * them. The reader reads the rows as they are when called: call it before awaiting anything else.
+   */
+  keptScores(query: Float32Array): Promise<(id: number) => number>
 }
 
 /** Rows lent to a reader: `rows[i]` is the row of the i-th id asked for (-1 where this index holds none). */
@@ -100,6 +108,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
   let loans = 0
   let lentRows = 0
   let loanRound = 0
+  const kept = createKeptScores(dim)
 
   /** Into a new space of `capacity` rows: the old one is left to the readers holding it, unchanged. */
   const moveTo = (capacity: number) => {
@@ -111,6 +120,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     codes = spaceCodes(space)
     ids = grown(ids, sharedInt32(space.capacity))
     scales = grown(scales, sharedFloat32(space.capacity))
+    kept.grow(space.capacity)
     view = { space, ids, scales, centre: centre.at }
     scanner.adopt(view)
     loans = 0
@@ -150,6 +160,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
       centre.add(rows, p * rowBytes, -scales[p])
     }
     scales[p] = quantize(vector, rows, p * rowBytes)
+    kept.written(p)
     centre.add(rows, p * rowBytes, scales[p])
     writeCode(p)
     recentreIfDrifted()
@@ -165,6 +176,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
       codes.copyWithin(p * codeBytes, last * codeBytes, (last + 1) * codeBytes)
       ids[p] = ids[last]
       scales[p] = scales[last]
+      kept.moved(last, p)
       pos.set(ids[p], p)
     }
     pos.delete(id)
@@ -206,6 +218,12 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     }
     return scanner.among(query, k, at.subarray(0, n).sort(), n)
   }
+  /** Until the queued writes are applied (when the last scan on the thread ends). */
+  const applied = () => new Promise<void>((resolve) => waiting.push(resolve))
+  const keptScore = (id: number): number => {
+    const p = pos.get(id)
+    return p === undefined ? 0 : kept.score(p, rows, rowBytes, scales)
+  }
   const search = (query: Float32Array, k: number, allowed?: AllowedIds): Hit[] => {
     if (size === 0 || k <= 0) return []
     if (allowed && allowed.size * FEW < size) return nearestAmong(query, k, allowed)
@@ -242,7 +260,7 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
     remove: (id) => write(id, null),
     search,
     async searchFar(query, k, allowed) {
-      while (queued.length > 0) await new Promise<void>((resolve) => waiting.push(resolve))
+      while (queued.length > 0) await applied()
       const wide = !(allowed && allowed.size * FEW < size)
       if (thread?.usable && wide && size >= threadFrom && k > 0) return searchOnThread(thread, query, k, allowed)
       return search(query, k, allowed)
@@ -259,6 +277,57 @@ export function createFlatIndex({ dim, initialCapacity = 1024, simd = true, code
           out = false
         },
       }
+    },
+    async keptScores(query) {
+      while (queued.length > 0) await applied()
+      kept.keep(query, space.capacity)
+      return keptScore
+    },
+  }
+}
+
+/**
+ * One query's score against each row, kept by row (NaN: not worked out since the row was written). The
+ * score is the scan's (scan.ts scoreRows): the int8 dot of the query's row with the row, exact in int32
+ * whichever kernel sums it, times the row's factor and the query's, rounded to float32.
+ */
+function createKeptScores(dim: number) {
+  /** The query (a copy) and the array it was last given as, which a caller asking again usually passes. */
+  let query: Float32Array | null = null
+  let given: Float32Array | null = null
+  const row = new Int8Array(dim)
+  let factor = 0
+  let scores = new Float32Array(0)
+  const same = (v: Float32Array) => v === given || (query !== null && v.length === query.length && v.every((x, d) => x === query![d]))
+  return {
+    /** From now on the scores are `v`'s (those kept stay if it is the same query). */
+    keep(v: Float32Array, capacity: number) {
+      if (!same(v)) {
+        query = Float32Array.from(v)
+        factor = quantize(query, row, 0)
+        scores = new Float32Array(capacity).fill(NaN)
+      }
+      given = v
+    },
+    grow(capacity: number) {
+      if (query) scores = grown(scores, new Float32Array(capacity).fill(NaN))
+    },
+    /** Row p changed. */
+    written(p: number) {
+      if (query) scores[p] = NaN
+    },
+    /** Row `from` moved to row `to`. */
+    moved(from: number, to: number) {
+      if (query) scores[to] = scores[from]
+    },
+    /** Row p's score (rows of `rowBytes`, their factors `scales`). */
+    score(p: number, rows: Int8Array, rowBytes: number, scales: Float32Array): number {
+      const kept = scores[p]
+      if (!Number.isNaN(kept)) return kept
+      const at = p * rowBytes
+      let dot = 0
+      for (let d = 0; d < dim; d++) dot += row[d] * rows[at + d]
+      return (scores[p] = Math.fround(dot * scales[p] * factor))
     },
   }
 }
