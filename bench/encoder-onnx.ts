@@ -27,7 +27,7 @@ import { resolve } from 'node:path'
 import { busyThreads, threadCpu } from './child-server.ts'
 import { sentenceEncoder } from '../src-main/ai/local/sentence-encoder.ts'
 import { embedGraph, loadUseLiteOnnx, onnxRuntime, readUseLiteGraph, type EmbedBatch, type EncoderPrecision } from '../src-main/ai/local/use-lite-onnx.ts'
-import { quantizeWeightMatMuls } from '../src-main/ai/local/int8-matmul.ts'
+import { QUESTION_INT8, quantizeWeightMatMuls, type Int8Options } from '../src-main/ai/local/int8-matmul.ts'
 import { loadUseLiteTfjs } from '../src-main/ai/local/use-lite-tfjs.ts'
 import { encoderInput } from '../src-main/ai/local/sentence-encoder.ts'
 import { generatePosts } from './generate-library.ts'
@@ -151,9 +151,9 @@ if (mode === 'parity') {
   }
   await host.close()
 } else if (mode === 'int8-agree') {
-  await int8Agreement()
+  await int8Agreement(process.argv.slice(3))
 } else if (mode === 'int8-speed') {
-  await int8Speed()
+  await int8Speed(process.argv.slice(3))
 } else if (mode === 'int8-load') {
   const precision = (process.argv[3] ?? 'int8') as EncoderPrecision
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
@@ -227,15 +227,29 @@ function cosines(a: Float32Array[], b: Float32Array[]) {
   return { n: cos.length, min: r(cos[0]), p01: r(cos[Math.floor(cos.length * 0.01)]), p50: r(cos[Math.floor(cos.length / 2)]), mean: r(cos.reduce((s, c) => s + c, 0) / cos.length) }
 }
 
-async function int8Agreement() {
+/**
+ * An int8 variant named on the command line: `8` or `7` (weight bits), `tensor` for one scale a matrix,
+ * `u8` for weights stored as uint8 (zero point 128), `keep=A,B` for the weight products left in fp32 (any whose weight's name contains A or B), joined by `:`
+ * (e.g. `7:keep=tanh_layer`).
+ */
+function int8Variant(spec: string): Int8Options {
+  const parts = spec.split(':')
+  const keep = parts.find((p) => p.startsWith('keep='))?.slice(5).split(',')
+  return { bits: parts.includes('7') ? 7 : 8, storage: parts.includes('u8') ? 'uint8' : 'int8', scales: parts.includes('tensor') ? 'tensor' : 'column', keep: keep ? (w) => keep.some((k) => w.name.includes(k)) : undefined }
+}
+
+/** Cosine of each variant's vectors to fp32's (default: stop 32's per-column and per-tensor 8-bit, and the product's). */
+async function int8Agreement(specs: readonly string[]) {
   const ort = onnxRuntime()!
   const graph = await readUseLiteGraph()
   const session = async (g: typeof graph) => sentenceEncoder(await embedGraph(ort, g))
-  const encoders = { fp32: await session(graph), int8Column: await session(quantizeWeightMatMuls(graph, 'column')), int8Tensor: await session(quantizeWeightMatMuls(graph, 'tensor')) }
+  const fp32 = await session(graph)
+  const variants = specs.length ? specs : ['8', '8:tensor', 'product']
   const sets = { archivePosts: realPostsAll(), generatedPosts: generatePosts(2000).map((p) => p.text), questions: [...MANY_QUESTIONS] }
-  for (const [set, texts] of Object.entries(sets)) {
-    const fp32 = await encoders.fp32.encode(texts)
-    for (const variant of ['int8Column', 'int8Tensor'] as const) print({ engine: 'onnxruntime', set, variant, cosineToFp32: cosines(fp32, await encoders[variant].encode(texts)) })
+  const reference = Object.fromEntries(await Promise.all(Object.entries(sets).map(async ([set, texts]) => [set, await fp32.encode(texts)] as const)))
+  for (const variant of variants) {
+    const encoder = await session(variant === 'product' ? quantizeWeightMatMuls(graph, QUESTION_INT8) : quantizeWeightMatMuls(graph, int8Variant(variant)))
+    for (const [set, texts] of Object.entries(sets)) print({ engine: 'onnxruntime', set, variant, cosineToFp32: cosines(reference[set], await encoder.encode(texts)) })
   }
 }
 
@@ -246,9 +260,12 @@ function realPostsAll(): string[] {
   return [...read('tweets.js').map((t) => String(t.tweet.full_text)), ...read('note-tweet.js').map((t) => String(t.noteTweet.core.text))]
 }
 
-async function int8Speed() {
+/** CPU of fp32 and int8 variants (default: the product's) in one process, rounds in rotating order. */
+async function int8Speed(specs: readonly string[]) {
   const ort = onnxRuntime()!
-  const models = { fp32: await loadUseLiteOnnx(ort, 1, {}, 'fp32'), int8: await loadUseLiteOnnx(ort, 1, {}, 'int8') }
+  const graph = await readUseLiteGraph()
+  const variants = ['fp32', ...(specs.length ? specs : ['product'])]
+  const models = Object.fromEntries(await Promise.all(variants.map(async (v) => [v, await embedGraph(ort, v === 'fp32' ? graph : quantizeWeightMatMuls(graph, v === 'product' ? QUESTION_INT8 : int8Variant(v)))] as const)))
   const texts = MANY_QUESTIONS.map(encoderInput)
   const posts = generatePosts(1000).map((p) => encoderInput(p.text)).sort((a, b) => a.length - b.length)
   const cpuMs = async (work: () => Promise<void>) => {
@@ -263,13 +280,12 @@ async function int8Speed() {
   for (const embed of Object.values(models)) await inCalls(embed, texts.slice(0, 64), 1)()
   const r = (x: number) => Math.round(x * 1000) / 1000
   for (let round = 0; round < 3; round++) {
-    const order = round % 2 ? (['int8', 'fp32'] as const) : (['fp32', 'int8'] as const)
-    for (const precision of order) {
-      const embed = models[precision]
+    for (const variant of variants.map((_, i) => variants[(i + round) % variants.length])) {
+      const embed = models[variant]
       const alone = await cpuMs(inCalls(embed, texts, 1))
       const eight = await cpuMs(inCalls(embed, texts, 8))
       const job = await cpuMs(inCalls(embed, posts, 8))
-      print({ engine: 'onnxruntime', precision, round, cpuMsPerQuestion: { alone: r(alone / texts.length), callsOf8: r(eight / texts.length) }, jobCpuMsPerPost: r(job / posts.length) })
+      print({ engine: 'onnxruntime', variant, round, cpuMsPerQuestion: { alone: r(alone / texts.length), callsOf8: r(eight / texts.length) }, jobCpuMsPerPost: r(job / posts.length) })
     }
   }
 }

@@ -2,7 +2,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads'
 import { encoderPrecision } from '../local/encoder-precision.ts'
 import { serveEncoder } from '../local/encoder-port.ts'
 import { loadModel, sentenceEncoder, useSentenceEncoder, type SentenceEncoder } from '../local/sentence-encoder.ts'
-import type { EmbedBatch, EncoderPrecision } from '../local/use-lite-onnx.ts'
+import type { EmbedBatch, EncoderPrecision, LoadedModel } from '../local/use-lite-onnx.ts'
 import type { EncoderPriority } from './encoder-host.ts'
 import { serveEngine } from './engine-port.ts'
 import type { EngineConfig } from './local-engine.ts'
@@ -19,8 +19,8 @@ export const QUERY_CALL = 16
  * configuration. The model runs one batch of texts at a time, a query's before a job's.
  */
 export function serveModel(): void {
-  // One model, unless SHEAF_ENCODER_INT8=questions asks for a second (int8) for queries.
-  const models: Partial<Record<EncoderPrecision, Promise<EmbedBatch>>> = {}
+  // Questions' model (int8 by default) and posts' (fp32), each loaded when first asked (one, if both are the same).
+  const models: Partial<Record<EncoderPrecision, Promise<LoadedModel>>> = {}
   const modelNow = (use: EncoderPriority) => {
     const precision = encoderPrecision(use)
     return (models[precision] ??= loadModel(precision).catch((e: unknown) => {
@@ -57,9 +57,29 @@ export function serveModel(): void {
   // Engines in this thread (a runner's) encode as jobs do.
   useSentenceEncoder(encoders.batch)
 
+  /**
+   * Posts' model is let go when the last job's port closes, in a turn of its own (no call of it runs), unless
+   * questions use it too: its memory is held while a job runs, not for the thread's life (docs/load.md, stop 33).
+   */
+  let jobs = 0
+  const jobEnded = () => {
+    if (--jobs > 0 || encoderPrecision('batch') === encoderPrecision('query')) return
+    void turn('batch', async () => {
+      const precision = encoderPrecision('batch')
+      const model = models[precision]
+      if (jobs > 0 || !model) return
+      delete models[precision]
+      await (await model.catch(() => null))?.release?.()
+    })
+  }
+
   parentPort!.on('message', ({ port, priority, config }: { port: MessagePort; priority: EncoderPriority; config: EngineConfig | null }) => {
     serveEncoder(port, (texts) => encoders[priority].encode(texts))
     if (config) serveEngine(port, config)
+    if (priority === 'batch') {
+      jobs++
+      port.once('close', jobEnded)
+    }
   })
 }
 
