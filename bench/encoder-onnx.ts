@@ -12,10 +12,13 @@
  *                                          against the whole model, calls of 1/4/16: how much of a call the rest of the graph costs
  *   node bench/encoder-onnx.ts arrivals [TREE]   the questions sent to the process's model thread (TREE's encoder-host, default this one)
  *                                          as they would come from searches, at random times, 125-750 a second: CPU ms a question on each thread
- *   node bench/encoder-onnx.ts int8-agree   fp32 against int8 (per-column and per-tensor scales) vectors: cosine over the archive fixture's
- *                                          posts, 2,000 generated posts and the 637 questions (min, p01, p50, mean)
- *   node bench/encoder-onnx.ts int8-speed   fp32 and int8 (per-column) sessions in one process, rounds alternating: CPU ms a question alone
- *                                          and in calls of 8, and a job's 1,000 generated posts in batches of 8
+ *   node bench/encoder-onnx.ts int8-agree [VARIANT...]   fp32 against int8 variants' vectors (int8Variant; default 8, 8:tensor and
+ *                                          the product's): cosine over the archive fixture's posts, 2,000 generated posts and the 637
+ *                                          questions (min, p01, p50, mean)
+ *   node bench/encoder-onnx.ts int8-speed [VARIANT...]   fp32 and int8 variants (default the product's) in one process, rounds in
+ *                                          rotating order: CPU ms a question alone and in calls of 8, and a job's 1,000 posts in batches of 8
+ *   node bench/encoder-onnx.ts host-rss       the model's thread (encoder-host): RSS after the questions, during two jobs' 1,000 posts
+ *                                          and after each (SHEAF_ENCODER_INT8=off|all for the other precisions)
  *   node bench/encoder-onnx.ts int8-load fp32|int8   one session per process: load time (wall, CPU), RSS before/after load and after
  *                                          the questions, peak RSS, CPU ms a question alone (three rounds)
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
@@ -173,6 +176,32 @@ if (mode === 'parity') {
     perQuestion.push(Math.round(((c.user + c.system) / 1000 / questions.length) * 1000) / 1000)
   }
   print({ engine: 'onnxruntime', precision, loadMs, loadCpuMs: Math.round((cpu.user + cpu.system) / 1000), cpuMsPerQuestionAlone: perQuestion, rssMb: { before, loaded, afterQuestions: mb(), peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
+} else if (mode === 'host-rss') {
+  // The model's thread as a server has it (set SHEAF_ENCODER_INT8 for the other precisions): RSS with questions only,
+  // during a job's posts, and after the job's port closed (the posts' model let go when it is not the questions').
+  const { createEncoderHost } = await import('../src-main/ai/providers/encoder-host.ts')
+  const { encoderOverPort } = await import('../src-main/ai/local/encoder-port.ts')
+  const mb = () => Math.round(process.memoryUsage().rss / 1e6)
+  const host = createEncoderHost()
+  const questions = MANY_QUESTIONS.map(encoderInput)
+  const ask = async () => { for (let i = 0; i < questions.length; i += 4) await host.encode(questions.slice(i, i + 4)) }
+  const rss: Record<string, number> = { before: mb() }
+  await ask()
+  rss.questions = mb()
+  const posts = generatePosts(1000).map((p) => p.text)
+  for (let job = 1; job <= 2; job++) {
+    const lease = host.lease()
+    const encoder = encoderOverPort(lease.port)
+    for (let i = 0; i < posts.length; i += 100) await Promise.all([encoder.encode(posts.slice(i, i + 100)), host.encode(questions.slice(i % 600, i % 600 + 4))])
+    rss[`job${job}`] = mb()
+    lease.port.close()
+    lease.release()
+    await new Promise((r) => setTimeout(r, 1000))
+    await ask()
+    rss[`afterJob${job}`] = mb()
+  }
+  print({ engine: 'onnxruntime', int8: process.env.SHEAF_ENCODER_INT8 ?? '(default: questions)', rssMb: { ...rss, peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
+  await host.close()
 } else if (mode === 'rss') {
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)
