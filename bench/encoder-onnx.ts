@@ -3,8 +3,9 @@
  *   node bench/encoder-onnx.ts parity      cosine of the two engines' vectors on ~300 real and generated posts (gate: >= 0.9999 each)
  *   node bench/encoder-onnx.ts speed       texts/s and CPU ms per text at tweet length, batches 8/32/64, 1 and 2 intra-op threads
  *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory before and after loading one engine and encoding 400 posts
- *   node bench/encoder-onnx.ts questions   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
- *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none)
+ *   node bench/encoder-onnx.ts questions [fp32|int8]   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
+ *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none for fp32;
+ *                                          int8 quantizes a call's activations with one scale, so its vectors move with the call: their cosine)
  *   node bench/encoder-onnx.ts session off|on   ONNX Runtime's memory arena off or on (one per process, for RSS): CPU ms a question in calls
  *                                          of 1/2/4/16 (three rounds), a job's 2,000 posts in batches of 8, RSS, and a digest of the vectors
  *                                          (alone and in calls of 16: equal digests, equal bits). Pairs: for v in off on on off; do …; done
@@ -78,7 +79,8 @@ if (mode === 'parity') {
   }
 } else if (mode === 'questions') {
   const texts = MANY_QUESTIONS.map(encoderInput)
-  const embed = await onnx()
+  const precision = (process.argv[3] ?? 'fp32') as EncoderPrecision
+  const embed = await loadUseLiteOnnx(onnxRuntime()!, 1, {}, precision)
   const calls = (size: number, order: readonly number[]) => Array.from({ length: Math.ceil(order.length / size) }, (_, i) => order.slice(i * size, (i + 1) * size))
   const run = async (groups: number[][]) => {
     const out = new Array<Float32Array>(texts.length)
@@ -94,7 +96,8 @@ if (mode === 'parity') {
       const out = await run(calls(size, arrival))
       const cpu = process.cpuUsage(cpu0)
       const differ = out.filter((v, i) => !same(v, alone[i])).length
-      print({ engine: 'onnxruntime', callSize: size, round, questions: texts.length, cpuMsPerQuestion: Math.round(((cpu.user + cpu.system) / 1000 / texts.length) * 1000) / 1000, differFromAlone: differ })
+      const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v))
+      print({ engine: 'onnxruntime', precision, callSize: size, round, questions: texts.length, cpuMsPerQuestion: Math.round(((cpu.user + cpu.system) / 1000 / texts.length) * 1000) / 1000, differFromAlone: differ, cosineToAlone: cosines(alone.map(unit), out.map(unit)) })
     }
   }
   const shuffled = [...arrival].sort((a, b) => ((a * 7919) % 637) - ((b * 7919) % 637))

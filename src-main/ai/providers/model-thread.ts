@@ -19,10 +19,16 @@ export const QUERY_CALL = 16
  * configuration. The model runs one batch of texts at a time, a query's before a job's.
  */
 export function serveModel(): void {
-  // Questions' model (int8 by default) and posts' (fp32), each loaded when first asked (one, if both are the same).
+  /**
+   * Questions' model (int8 by default) and posts' (fp32), each loaded when first asked. While a job holds a
+   * port, questions use the posts' model too, and only it is kept: a second session cost ~90 MB of the
+   * thread's RSS during a job (docs/load.md, stop 33), and a job's posts cost far more CPU than its questions.
+   */
+  let jobs = 0
+  const precisionFor = (use: EncoderPriority) => encoderPrecision(jobs > 0 ? 'batch' : use)
   const models: Partial<Record<EncoderPrecision, Promise<LoadedModel>>> = {}
   const modelNow = (use: EncoderPriority) => {
-    const precision = encoderPrecision(use)
+    const precision = precisionFor(use)
     return (models[precision] ??= loadModel(precision).catch((e: unknown) => {
       delete models[precision]
       throw e
@@ -57,28 +63,24 @@ export function serveModel(): void {
   // Engines in this thread (a runner's) encode as jobs do.
   useSentenceEncoder(encoders.batch)
 
-  /**
-   * Posts' model is let go when the last job's port closes, in a turn of its own (no call of it runs), unless
-   * questions use it too: its memory is held while a job runs, not for the thread's life (docs/load.md, stop 33).
-   */
-  let jobs = 0
-  const jobEnded = () => {
-    if (--jobs > 0 || encoderPrecision('batch') === encoderPrecision('query')) return
-    void turn('batch', async () => {
-      const precision = encoderPrecision('batch')
+  /** Lets go of a model no one uses now, in a turn of its own (no call of it runs). */
+  const releaseUnused = () => void turn('batch', async () => {
+    for (const precision of Object.keys(models) as EncoderPrecision[]) {
+      if (precision === precisionFor('query') || precision === precisionFor('batch')) continue
       const model = models[precision]
-      if (jobs > 0 || !model) return
       delete models[precision]
-      await (await model.catch(() => null))?.release?.()
-    })
-  }
+      await (await model?.catch(() => null))?.release?.()
+    }
+  })
 
   parentPort!.on('message', ({ port, priority, config }: { port: MessagePort; priority: EncoderPriority; config: EngineConfig | null }) => {
     serveEncoder(port, (texts) => encoders[priority].encode(texts))
     if (config) serveEngine(port, config)
     if (priority === 'batch') {
-      jobs++
-      port.once('close', jobEnded)
+      if (jobs++ === 0) releaseUnused()
+      port.once('close', () => {
+        if (--jobs === 0) releaseUnused()
+      })
     }
   })
 }
