@@ -45,7 +45,7 @@ export const SESSION_OPTIONS = {
   interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: true,
 } as const satisfies InferenceSession.SessionOptions
 
-/** The weights' matrix products as the package has them, or in int8 (int8-matmul.ts: vectors a little off fp32's; questions' by default, encoder-precision.ts). */
+/** The weights' matrix products as the package has them, or in int8 (int8-matmul.ts: vectors a little off fp32's; off unless asked, encoder-precision.ts). */
 export type EncoderPrecision = 'fp32' | 'int8'
 
 /** The model as an ONNX session with `threads` intra-op threads (`options` over SESSION_OPTIONS: benches and tests compare). */

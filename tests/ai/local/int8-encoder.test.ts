@@ -91,15 +91,16 @@ describe('the sentence model with int8 weight products', () => {
 })
 
 describe('which precision encodes what (SHEAF_ENCODER_INT8)', () => {
-  it('is int8 for questions and fp32 for posts unless told otherwise', () => {
-    expect([encoderPrecision('query', {}), encoderPrecision('batch', {})]).toEqual(['int8', 'fp32'])
-    expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'off' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'off' })]).toEqual(['fp32', 'fp32'])
+  it('is fp32 for everything unless asked', () => {
+    expect([encoderPrecision('query', {}), encoderPrecision('batch', {})]).toEqual(['fp32', 'fp32'])
+    expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'questions' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'questions' })]).toEqual(['int8', 'fp32'])
+    expect(encoderPrecision('query', { SHEAF_ENCODER_INT8: 'yes' })).toBe('fp32')
     expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'all' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'all' })]).toEqual(['int8', 'int8'])
   })
 
-  describe('in the model\'s thread, by default', () => {
+  describe('in the model\'s thread, with SHEAF_ENCODER_INT8=questions', () => {
     const was = process.env.SHEAF_ENCODER_INT8
-    delete process.env.SHEAF_ENCODER_INT8
+    process.env.SHEAF_ENCODER_INT8 = 'questions'
     const host = createEncoderHost()
     afterAll(async () => {
       await host.close()
