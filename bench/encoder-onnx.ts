@@ -3,8 +3,9 @@
  *   node bench/encoder-onnx.ts parity      cosine of the two engines' vectors on ~300 real and generated posts (gate: >= 0.9999 each)
  *   node bench/encoder-onnx.ts speed       texts/s and CPU ms per text at tweet length, batches 8/32/64, 1 and 2 intra-op threads
  *   node bench/encoder-onnx.ts rss onnx|tfjs   resident memory before and after loading one engine and encoding 400 posts
- *   node bench/encoder-onnx.ts questions   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
- *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none)
+ *   node bench/encoder-onnx.ts questions [fp32|int8]   search's 637 questions (bench/search-questions.ts): CPU ms a question alone and in calls of 2-16,
+ *                                          and how many vectors of a call differ in any bit from the same text alone (gate: none for fp32;
+ *                                          int8 quantizes a call's activations with one scale, so its vectors move with the call: their cosine)
  *   node bench/encoder-onnx.ts session off|on   ONNX Runtime's memory arena off or on (one per process, for RSS): CPU ms a question in calls
  *                                          of 1/2/4/16 (three rounds), a job's 2,000 posts in batches of 8, RSS, and a digest of the vectors
  *                                          (alone and in calls of 16: equal digests, equal bits). Pairs: for v in off on on off; do …; done
@@ -12,10 +13,13 @@
  *                                          against the whole model, calls of 1/4/16: how much of a call the rest of the graph costs
  *   node bench/encoder-onnx.ts arrivals [TREE]   the questions sent to the process's model thread (TREE's encoder-host, default this one)
  *                                          as they would come from searches, at random times, 125-750 a second: CPU ms a question on each thread
- *   node bench/encoder-onnx.ts int8-agree   fp32 against int8 (per-column and per-tensor scales) vectors: cosine over the archive fixture's
- *                                          posts, 2,000 generated posts and the 637 questions (min, p01, p50, mean)
- *   node bench/encoder-onnx.ts int8-speed   fp32 and int8 (per-column) sessions in one process, rounds alternating: CPU ms a question alone
- *                                          and in calls of 8, and a job's 1,000 generated posts in batches of 8
+ *   node bench/encoder-onnx.ts int8-agree [VARIANT...]   fp32 against int8 variants' vectors (int8Variant; default 8, 8:tensor and
+ *                                          the product's): cosine over the archive fixture's posts, 2,000 generated posts and the 637
+ *                                          questions (min, p01, p50, mean)
+ *   node bench/encoder-onnx.ts int8-speed [VARIANT...]   fp32 and int8 variants (default the product's) in one process, rounds in
+ *                                          rotating order: CPU ms a question alone and in calls of 8, and a job's 1,000 posts in batches of 8
+ *   node bench/encoder-onnx.ts host-rss       the model's thread (encoder-host): RSS after the questions, during two jobs' 1,000 posts
+ *                                          and after each (SHEAF_ENCODER_INT8=off|all for the other precisions)
  *   node bench/encoder-onnx.ts int8-load fp32|int8   one session per process: load time (wall, CPU), RSS before/after load and after
  *                                          the questions, peak RSS, CPU ms a question alone (three rounds)
  * Timing figures go under the shared lock: flock /work/bench.lock node bench/encoder-onnx.ts speed
@@ -27,7 +31,7 @@ import { resolve } from 'node:path'
 import { busyThreads, threadCpu } from './child-server.ts'
 import { sentenceEncoder } from '../src-main/ai/local/sentence-encoder.ts'
 import { embedGraph, loadUseLiteOnnx, onnxRuntime, readUseLiteGraph, type EmbedBatch, type EncoderPrecision } from '../src-main/ai/local/use-lite-onnx.ts'
-import { quantizeWeightMatMuls } from '../src-main/ai/local/int8-matmul.ts'
+import { QUESTION_INT8, quantizeWeightMatMuls, type Int8Options } from '../src-main/ai/local/int8-matmul.ts'
 import { loadUseLiteTfjs } from '../src-main/ai/local/use-lite-tfjs.ts'
 import { encoderInput } from '../src-main/ai/local/sentence-encoder.ts'
 import { generatePosts } from './generate-library.ts'
@@ -75,7 +79,8 @@ if (mode === 'parity') {
   }
 } else if (mode === 'questions') {
   const texts = MANY_QUESTIONS.map(encoderInput)
-  const embed = await onnx()
+  const precision = (process.argv[3] ?? 'fp32') as EncoderPrecision
+  const embed = await loadUseLiteOnnx(onnxRuntime()!, 1, {}, precision)
   const calls = (size: number, order: readonly number[]) => Array.from({ length: Math.ceil(order.length / size) }, (_, i) => order.slice(i * size, (i + 1) * size))
   const run = async (groups: number[][]) => {
     const out = new Array<Float32Array>(texts.length)
@@ -91,7 +96,8 @@ if (mode === 'parity') {
       const out = await run(calls(size, arrival))
       const cpu = process.cpuUsage(cpu0)
       const differ = out.filter((v, i) => !same(v, alone[i])).length
-      print({ engine: 'onnxruntime', callSize: size, round, questions: texts.length, cpuMsPerQuestion: Math.round(((cpu.user + cpu.system) / 1000 / texts.length) * 1000) / 1000, differFromAlone: differ })
+      const unit = (v: Float32Array) => v.map((x) => x / Math.hypot(...v))
+      print({ engine: 'onnxruntime', precision, callSize: size, round, questions: texts.length, cpuMsPerQuestion: Math.round(((cpu.user + cpu.system) / 1000 / texts.length) * 1000) / 1000, differFromAlone: differ, cosineToAlone: cosines(alone.map(unit), out.map(unit)) })
     }
   }
   const shuffled = [...arrival].sort((a, b) => ((a * 7919) % 637) - ((b * 7919) % 637))
@@ -151,9 +157,9 @@ if (mode === 'parity') {
   }
   await host.close()
 } else if (mode === 'int8-agree') {
-  await int8Agreement()
+  await int8Agreement(process.argv.slice(3))
 } else if (mode === 'int8-speed') {
-  await int8Speed()
+  await int8Speed(process.argv.slice(3))
 } else if (mode === 'int8-load') {
   const precision = (process.argv[3] ?? 'int8') as EncoderPrecision
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
@@ -173,6 +179,32 @@ if (mode === 'parity') {
     perQuestion.push(Math.round(((c.user + c.system) / 1000 / questions.length) * 1000) / 1000)
   }
   print({ engine: 'onnxruntime', precision, loadMs, loadCpuMs: Math.round((cpu.user + cpu.system) / 1000), cpuMsPerQuestionAlone: perQuestion, rssMb: { before, loaded, afterQuestions: mb(), peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
+} else if (mode === 'host-rss') {
+  // The model's thread as a server has it (set SHEAF_ENCODER_INT8 for the other precisions): RSS with questions only,
+  // during a job's posts, and after the job's port closed (the posts' model let go when it is not the questions').
+  const { createEncoderHost } = await import('../src-main/ai/providers/encoder-host.ts')
+  const { encoderOverPort } = await import('../src-main/ai/local/encoder-port.ts')
+  const mb = () => Math.round(process.memoryUsage().rss / 1e6)
+  const host = createEncoderHost()
+  const questions = MANY_QUESTIONS.map(encoderInput)
+  const ask = async () => { for (let i = 0; i < questions.length; i += 4) await host.encode(questions.slice(i, i + 4)) }
+  const rss: Record<string, number> = { before: mb() }
+  await ask()
+  rss.questions = mb()
+  const posts = generatePosts(1000).map((p) => p.text)
+  for (let job = 1; job <= 2; job++) {
+    const lease = host.lease()
+    const encoder = encoderOverPort(lease.port)
+    for (let i = 0; i < posts.length; i += 100) await Promise.all([encoder.encode(posts.slice(i, i + 100)), host.encode(questions.slice(i % 600, i % 600 + 4))])
+    rss[`job${job}`] = mb()
+    lease.port.close()
+    lease.release()
+    await new Promise((r) => setTimeout(r, 1000))
+    await ask()
+    rss[`afterJob${job}`] = mb()
+  }
+  print({ engine: 'onnxruntime', int8: process.env.SHEAF_ENCODER_INT8 ?? '(default: questions)', rssMb: { ...rss, peak: Math.round(process.resourceUsage().maxRSS / 1000) } })
+  await host.close()
 } else if (mode === 'rss') {
   const mb = () => Math.round(process.memoryUsage().rss / 1e6)
   const texts = generatePosts(400).map((p) => p.text)
@@ -227,15 +259,29 @@ function cosines(a: Float32Array[], b: Float32Array[]) {
   return { n: cos.length, min: r(cos[0]), p01: r(cos[Math.floor(cos.length * 0.01)]), p50: r(cos[Math.floor(cos.length / 2)]), mean: r(cos.reduce((s, c) => s + c, 0) / cos.length) }
 }
 
-async function int8Agreement() {
+/**
+ * An int8 variant named on the command line: `8` or `7` (weight bits), `tensor` for one scale a matrix,
+ * `u8` for weights stored as uint8 (zero point 128), `keep=A,B` for the weight products left in fp32 (any whose weight's name contains A or B), joined by `:`
+ * (e.g. `7:keep=tanh_layer`).
+ */
+function int8Variant(spec: string): Int8Options {
+  const parts = spec.split(':')
+  const keep = parts.find((p) => p.startsWith('keep='))?.slice(5).split(',')
+  return { bits: parts.includes('7') ? 7 : 8, storage: parts.includes('u8') ? 'uint8' : 'int8', scales: parts.includes('tensor') ? 'tensor' : 'column', keep: keep ? (w) => keep.some((k) => w.name.includes(k)) : undefined }
+}
+
+/** Cosine of each variant's vectors to fp32's (default: stop 32's per-column and per-tensor 8-bit, and the product's). */
+async function int8Agreement(specs: readonly string[]) {
   const ort = onnxRuntime()!
   const graph = await readUseLiteGraph()
   const session = async (g: typeof graph) => sentenceEncoder(await embedGraph(ort, g))
-  const encoders = { fp32: await session(graph), int8Column: await session(quantizeWeightMatMuls(graph, 'column')), int8Tensor: await session(quantizeWeightMatMuls(graph, 'tensor')) }
+  const fp32 = await session(graph)
+  const variants = specs.length ? specs : ['8', '8:tensor', 'product']
   const sets = { archivePosts: realPostsAll(), generatedPosts: generatePosts(2000).map((p) => p.text), questions: [...MANY_QUESTIONS] }
-  for (const [set, texts] of Object.entries(sets)) {
-    const fp32 = await encoders.fp32.encode(texts)
-    for (const variant of ['int8Column', 'int8Tensor'] as const) print({ engine: 'onnxruntime', set, variant, cosineToFp32: cosines(fp32, await encoders[variant].encode(texts)) })
+  const reference = Object.fromEntries(await Promise.all(Object.entries(sets).map(async ([set, texts]) => [set, await fp32.encode(texts)] as const)))
+  for (const variant of variants) {
+    const encoder = await session(variant === 'product' ? quantizeWeightMatMuls(graph, QUESTION_INT8) : quantizeWeightMatMuls(graph, int8Variant(variant)))
+    for (const [set, texts] of Object.entries(sets)) print({ engine: 'onnxruntime', set, variant, cosineToFp32: cosines(reference[set], await encoder.encode(texts)) })
   }
 }
 
@@ -246,9 +292,12 @@ function realPostsAll(): string[] {
   return [...read('tweets.js').map((t) => String(t.tweet.full_text)), ...read('note-tweet.js').map((t) => String(t.noteTweet.core.text))]
 }
 
-async function int8Speed() {
+/** CPU of fp32 and int8 variants (default: the product's) in one process, rounds in rotating order. */
+async function int8Speed(specs: readonly string[]) {
   const ort = onnxRuntime()!
-  const models = { fp32: await loadUseLiteOnnx(ort, 1, {}, 'fp32'), int8: await loadUseLiteOnnx(ort, 1, {}, 'int8') }
+  const graph = await readUseLiteGraph()
+  const variants = ['fp32', ...(specs.length ? specs : ['product'])]
+  const models = Object.fromEntries(await Promise.all(variants.map(async (v) => [v, await embedGraph(ort, v === 'fp32' ? graph : quantizeWeightMatMuls(graph, v === 'product' ? QUESTION_INT8 : int8Variant(v)))] as const)))
   const texts = MANY_QUESTIONS.map(encoderInput)
   const posts = generatePosts(1000).map((p) => encoderInput(p.text)).sort((a, b) => a.length - b.length)
   const cpuMs = async (work: () => Promise<void>) => {
@@ -263,13 +312,12 @@ async function int8Speed() {
   for (const embed of Object.values(models)) await inCalls(embed, texts.slice(0, 64), 1)()
   const r = (x: number) => Math.round(x * 1000) / 1000
   for (let round = 0; round < 3; round++) {
-    const order = round % 2 ? (['int8', 'fp32'] as const) : (['fp32', 'int8'] as const)
-    for (const precision of order) {
-      const embed = models[precision]
+    for (const variant of variants.map((_, i) => variants[(i + round) % variants.length])) {
+      const embed = models[variant]
       const alone = await cpuMs(inCalls(embed, texts, 1))
       const eight = await cpuMs(inCalls(embed, texts, 8))
       const job = await cpuMs(inCalls(embed, posts, 8))
-      print({ engine: 'onnxruntime', precision, round, cpuMsPerQuestion: { alone: r(alone / texts.length), callsOf8: r(eight / texts.length) }, jobCpuMsPerPost: r(job / posts.length) })
+      print({ engine: 'onnxruntime', variant, round, cpuMsPerQuestion: { alone: r(alone / texts.length), callsOf8: r(eight / texts.length) }, jobCpuMsPerPost: r(job / posts.length) })
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 
 /** TensorProto.DataType codes. */
-export const OnnxType = { Float: 1, Int8: 3, Int32: 6, Int64: 7, Bool: 9 } as const
+export const OnnxType = { Float: 1, Uint8: 2, Int8: 3, Int32: 6, Int64: 7, Bool: 9 } as const
 export type OnnxType = (typeof OnnxType)[keyof typeof OnnxType]
 
 export interface OnnxTensor {

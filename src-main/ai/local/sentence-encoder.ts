@@ -1,6 +1,6 @@
 import { cleanText } from './text.ts'
 import { encoderPrecision } from './encoder-precision.ts'
-import { onnxRuntime, loadUseLiteOnnx, type EmbedBatch, type EncoderPrecision } from './use-lite-onnx.ts'
+import { onnxRuntime, loadUseLiteOnnx, type EmbedBatch, type EncoderPrecision, type LoadedModel } from './use-lite-onnx.ts'
 import { loadUseLiteTfjs } from './use-lite-tfjs.ts'
 import { normalize } from './word-vectors.ts'
 
@@ -53,7 +53,7 @@ export const encodeTexts = async (texts: readonly string[]): Promise<Float32Arra
  * The model itself: ONNX Runtime where it has a binary for this platform, else TF.js; the same weights, the same vectors.
  * int8 (encoder-precision.ts) only on ONNX Runtime.
  */
-export async function loadModel(precision: EncoderPrecision = encoderPrecision('batch')): Promise<EmbedBatch> {
+export async function loadModel(precision: EncoderPrecision = encoderPrecision('batch')): Promise<LoadedModel> {
   try {
     const ort = onnxRuntime()
     return ort ? await loadUseLiteOnnx(ort, ENCODER_THREADS, {}, precision) : await loadUseLiteTfjs()

