@@ -137,7 +137,7 @@ export type Answer = { ms: number; status: number; body: string; error?: string 
  * more wait for a free one), each answer read to its last byte (undici checks its length) and timed from
  * send to that byte. The body is decoded only when `withBody` asks for it or the status is not 200: the
  * bench's clients share the server's cores: node:http with every body decoded took 0.23-0.36 ms of CPU a
- * search served at 390-520/s, this 0.17-0.26 in the same holds (docs/load.md, stop 33, `client11`).
+ * search served at 390-520/s, this 0.17-0.26 in the same holds (docs/load-history.md, stop 33, `client11`).
  */
 export function keptAlivePool(base: string, cookie: string, connections: number): {
   client: string; get: (path: string, withBody?: boolean) => Promise<Answer>; close: () => Promise<void>

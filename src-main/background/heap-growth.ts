@@ -13,7 +13,7 @@ export const HEAP_GROWING_PERCENT = 30
  * The factor when nothing is being written. Serving searches alone, the 1.3 factor made full collections
  * so often that marking took 0.2-0.3 ms of the process a search on V8's helper threads (bench/search-alone.ts
  * at 100,000 posts: process 3.39-3.54 ms a search at 100, 3.42 at 200, 3.61-4.27 at 30), RSS within the
- * runs' spread (docs/load.md, "Stop 31: the heap's growth when idle"). 100 (a factor of 2) gave what 200 did.
+ * runs' spread (docs/load-history.md, "Stop 31: the heap's growth when idle"). 100 (a factor of 2) gave what 200 did.
  */
 export const IDLE_HEAP_GROWING_PERCENT = 100
 

@@ -135,7 +135,7 @@ const each = (f: (r: number) => number[]) => Array.from({ length: DOTS_AT_GROUP 
 const NEXT = MV + 1 // a row of the next group (a local after the rest)
 // Each line of the next group's rows read once (a byte, dropped) as the group starts, so their misses are under way while
 // this group's are summed (WebAssembly has no prefetch): the rescoring's ~2,100 rows took 0.20 ms instead of 0.27
-// in-process (docs/load.md, stop 32, scan10), the same sums.
+// in-process (docs/load-history.md, stop 32, scan10), the same sums.
 const touchNext = (r: number) => [
   0x20, 1, 0x20, 2, 0x28, 2, (DOTS_AT_GROUP + r) * 4, 0x20, 4, 0x6c, 0x6a, 0x21, NEXT, // next = m + list[G + r] * d
   0x41, 0, 0x21, 6, // k = 0

@@ -5,7 +5,7 @@ import { OnnxType, type OnnxGraph, type OnnxNode, type OnnxTensor } from './onnx
  * initializer becomes ONNX Runtime's contrib op DynamicQuantizeMatMul (com.microsoft), which quantizes
  * the activations to uint8 at run time and multiplies them with the weights stored as symmetric int8
  * (a scale per column, or one per matrix). The int8 weights are derived here from the fp32 ones, so
- * nothing new is shipped or downloaded. Every vector changes a little (docs/load.md, stops 32-33: cosine to
+ * nothing new is shipped or downloaded. Every vector changes a little (docs/load-history.md, stops 32-33: cosine to
  * fp32 and search quality); the attention's products of two activations stay fp32.
  */
 export type Int8Scales = 'column' | 'tensor'
@@ -15,7 +15,7 @@ export interface Int8Options {
   /**
    * 7: weights in [-63, 63]. ONNX Runtime's AVX2 kernel (no VNNI) adds pairs of uint8 × int8 products in
    * int16, which 8-bit weights can overflow and 7-bit ones cannot, so 7-bit weights give the same sums on
-   * every x86 CPU (docs/load.md, stop 33).
+   * every x86 CPU (docs/load-history.md, stop 33).
    */
   bits?: 7 | 8
   /**
@@ -76,6 +76,6 @@ function asUint8(signed: OnnxTensor, scaleDims: readonly number[]): { weights: O
 /**
  * The int8 model that encodes questions when SHEAF_ENCODER_INT8 asks (encoder-precision.ts): 8-bit weights, a scale per column, every weight product. 7-bit weights
  * (the same sums on CPUs without VNNI) with layer 0's products in fp32 moved the first result of 3.1% of the
- * answers at 100,000 posts, past the 3% allowed; 8-bit moved 2.2% (docs/load.md, stops 32-33).
+ * answers at 100,000 posts, past the 3% allowed; 8-bit moved 2.2% (docs/load-history.md, stops 32-33).
  */
 export const QUESTION_INT8: Int8Options = { scales: 'column', bits: 8 }

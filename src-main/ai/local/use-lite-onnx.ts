@@ -39,7 +39,7 @@ export function onnxRuntime(): Ort | null {
  * ONNX Runtime's memory arena keeps the buffers of one run for the next. Without it every node's output
  * is a malloc and a free, and the heap grew more with a job's batches than the arena does (peak RSS
  * 287-301 MB against 329-358 in bench/encoder-onnx.ts session). The vectors are the same bit for bit;
- * the CPU a question moved within the noise (docs/load.md, stop 31).
+ * the CPU a question moved within the noise (docs/load-history.md, stop 31).
  */
 export const SESSION_OPTIONS = {
   interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3, enableCpuMemArena: true,

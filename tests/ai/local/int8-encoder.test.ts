@@ -11,7 +11,7 @@ import { hasFixtures, readFixturePosts } from './fixture-posts.ts'
 
 /**
  * The lowest cosine to fp32 measured for the questions' int8 model (bench/encoder-onnx.ts int8-agree,
- * docs/load.md stops 32-33): 0.99548 over 1,264 archive posts, 2,000 generated posts and 637 questions.
+ * docs/load-history.md stops 32-33): 0.99548 over 1,264 archive posts, 2,000 generated posts and 637 questions.
  */
 const MEASURED_MIN_COSINE = 0.995
 
