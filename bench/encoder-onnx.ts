@@ -261,13 +261,13 @@ function cosines(a: Float32Array[], b: Float32Array[]) {
 
 /**
  * An int8 variant named on the command line: `8` or `7` (weight bits), `tensor` for one scale a matrix,
- * `u8` for weights stored as uint8 (zero point 128), `keep=A,B` for the weight products left in fp32 (any whose weight's name contains A or B), joined by `:`
+ * `u8` for weights stored as uint8 (zero point 128), `row` for activations quantized a row at a time, `keep=A,B` for the weight products left in fp32 (any whose weight's name contains A or B), joined by `:`
  * (e.g. `7:keep=tanh_layer`).
  */
 function int8Variant(spec: string): Int8Options {
   const parts = spec.split(':')
   const keep = parts.find((p) => p.startsWith('keep='))?.slice(5).split(',')
-  return { bits: parts.includes('7') ? 7 : 8, storage: parts.includes('u8') ? 'uint8' : 'int8', scales: parts.includes('tensor') ? 'tensor' : 'column', keep: keep ? (w) => keep.some((k) => w.name.includes(k)) : undefined }
+  return { bits: parts.includes('7') ? 7 : 8, storage: parts.includes('u8') ? 'uint8' : 'int8', scales: parts.includes('tensor') ? 'tensor' : 'column', activations: parts.includes('row') ? 'row' : 'call', keep: keep ? (w) => keep.some((k) => w.name.includes(k)) : undefined }
 }
 
 /** Cosine of each variant's vectors to fp32's (default: stop 32's per-column and per-tensor 8-bit, and the product's). */

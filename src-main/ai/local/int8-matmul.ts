@@ -2,11 +2,12 @@ import { OnnxType, type OnnxGraph, type OnnxNode, type OnnxTensor } from './onnx
 
 /**
  * The graph with its weight matrix products in int8: each MatMul whose right operand is a 2-D float
- * initializer becomes ONNX Runtime's contrib op DynamicQuantizeMatMul (com.microsoft), which quantizes
- * the activations to uint8 at run time and multiplies them with the weights stored as symmetric int8
- * (a scale per column, or one per matrix). The int8 weights are derived here from the fp32 ones, so
- * nothing new is shipped or downloaded. Every vector changes a little (docs/load-history.md, stops 32-33: cosine to
- * fp32 and search quality); the attention's products of two activations stay fp32.
+ * initializer multiplies quantized activations with the weights stored as symmetric int8 (a scale per column, or
+ * one per matrix), either through ONNX Runtime's contrib op DynamicQuantizeMatMul (one activation scale a call) or
+ * through a scale per row and MatMulInteger (`activations: 'row'`, what questions use). The int8 weights are derived
+ * here from the fp32 ones, so nothing new is shipped or downloaded. Every vector changes a little
+ * (docs/load-history.md, stops 32-35: cosine to fp32 and search quality); the attention's products of two
+ * activations stay fp32.
  */
 export type Int8Scales = 'column' | 'tensor'
 
@@ -25,25 +26,64 @@ export interface Int8Options {
   storage?: 'int8' | 'uint8'
   /** Weight products left in fp32, by their weight. */
   keep?: (weight: OnnxTensor) => boolean
+  /**
+   * How the activations are quantized. `call`: ONNX Runtime's DynamicQuantizeMatMul, one scale for the whole call, so
+   * a question's vector depends on the questions it shares the model's call with. `row`: a scale per row (per
+   * token), computed in the graph before an integer product (MatMulInteger), so each question's vector is the same
+   * whatever shares its call.
+   */
+  activations?: 'call' | 'row'
 }
 
-export function quantizeWeightMatMuls(graph: OnnxGraph, { scales = 'column', bits = 8, storage = 'int8', keep = () => false }: Int8Options = {}): OnnxGraph {
+export function quantizeWeightMatMuls(graph: OnnxGraph, { scales = 'column', bits = 8, storage = 'int8', keep = () => false, activations = 'call' }: Int8Options = {}): OnnxGraph {
   const initializers = new Map(graph.initializers.map((t) => [t.name, t]))
   const uses = new Map<string, number>()
   for (const n of graph.nodes) for (const i of n.inputs) uses.set(i, (uses.get(i) ?? 0) + 1)
   const replaced = new Set<string>()
-  const added: OnnxTensor[] = []
-  const nodes = graph.nodes.map((n): OnnxNode => {
+  const added: OnnxTensor[] = activations === 'row' ? [...ROW_CONSTANTS] : []
+  const nodes = graph.nodes.flatMap((n): OnnxNode[] => {
     const w = n.op === 'MatMul' ? initializers.get(n.inputs[1]) : undefined
-    if (!w || w.type !== OnnxType.Float || w.dims.length !== 2 || uses.get(w.name) !== 1 || keep(w)) return n
+    if (!w || w.type !== OnnxType.Float || w.dims.length !== 2 || uses.get(w.name) !== 1 || keep(w)) return [n]
     const { weights: signed, scale } = quantizeColumns(w, scales, bits)
+    replaced.add(w.name)
     const { weights, zero } = storage === 'uint8' ? asUint8(signed, scale.dims) : { weights: signed, zero: null }
     added.push(weights, scale, ...(zero ? [zero] : []))
-    replaced.add(w.name)
+    if (activations === 'row') return perRowProduct(n.inputs[0], weights.name, zero?.name ?? '', scale.name, n.outputs[0], `${w.name}#row`)
     const inputs = [n.inputs[0], weights.name, scale.name, ...(zero ? [zero.name] : [])]
-    return { op: 'DynamicQuantizeMatMul', domain: 'com.microsoft', inputs, outputs: n.outputs }
+    return [{ op: 'DynamicQuantizeMatMul', domain: 'com.microsoft', inputs, outputs: n.outputs }]
   })
   return { ...graph, nodes, initializers: [...graph.initializers.filter((t) => !replaced.has(t.name)), ...added] }
+}
+
+const scalar = (name: string, value: number): OnnxTensor => ({ name, type: OnnxType.Float, dims: [], data: new Uint8Array(new Float32Array([value]).buffer) })
+const ROW_CONSTANTS: readonly OnnxTensor[] = [
+  { name: 'int8#last-axis', type: OnnxType.Int64, dims: [1], data: new Uint8Array(new BigInt64Array([-1n]).buffer) },
+  scalar('int8#127', 127),
+  // A row of zeros gets this scale instead of 0, so it divides to zeros rather than NaN.
+  scalar('int8#smallest', 1e-30),
+  scalar('int8#128', 128),
+  { name: 'int8#zero', type: OnnxType.Uint8, dims: [], data: new Uint8Array([128]) },
+]
+
+/**
+ * x · w with x quantized to int8 a row at a time (scale: the row's largest magnitude / 127) and w's int8 columns:
+ * (q(x) · q(w)) in int32, times the row's scale and the column's.
+ */
+function perRowProduct(x: string, weights: string, weightZero: string, columnScale: string, out: string, p: string): OnnxNode[] {
+  return [
+    { op: 'Abs', inputs: [x], outputs: [`${p}/abs`] },
+    { op: 'ReduceMax', inputs: [`${p}/abs`, 'int8#last-axis'], outputs: [`${p}/max`], attrs: { keepdims: 1 } },
+    { op: 'Div', inputs: [`${p}/max`, 'int8#127'], outputs: [`${p}/step0`] },
+    { op: 'Max', inputs: [`${p}/step0`, 'int8#smallest'], outputs: [`${p}/step`] },
+    { op: 'Div', inputs: [x, `${p}/step`], outputs: [`${p}/scaled`] },
+    { op: 'Round', inputs: [`${p}/scaled`], outputs: [`${p}/rounded`] },
+    { op: 'Add', inputs: [`${p}/rounded`, 'int8#128'], outputs: [`${p}/shifted`] },
+    { op: 'Cast', inputs: [`${p}/shifted`], outputs: [`${p}/q`], attrs: { to: OnnxType.Uint8 } },
+    { op: 'MatMulInteger', inputs: [`${p}/q`, weights, 'int8#zero', ...(weightZero ? [weightZero] : [])], outputs: [`${p}/sums`] },
+    { op: 'Cast', inputs: [`${p}/sums`], outputs: [`${p}/float`], attrs: { to: OnnxType.Float } },
+    { op: 'Mul', inputs: [`${p}/float`, `${p}/step`], outputs: [`${p}/rows`] },
+    { op: 'Mul', inputs: [`${p}/rows`, columnScale], outputs: [out] },
+  ]
 }
 
 /** A [rows, columns] float matrix as signed integers of `bits` bits (8: [-127, 127]) with its scales: w ≈ q * scale. */
@@ -74,8 +114,9 @@ function asUint8(signed: OnnxTensor, scaleDims: readonly number[]): { weights: O
 }
 
 /**
- * The int8 model that encodes questions when SHEAF_ENCODER_INT8 asks (encoder-precision.ts): 8-bit weights, a scale per column, every weight product. 7-bit weights
+ * The int8 model that encodes questions when SHEAF_ENCODER_INT8 asks (encoder-precision.ts): 8-bit weights, a scale per column,
+ * activations a row at a time (a question's vector is then the same alone or sharing the model's call), every weight product. 7-bit weights
  * (the same sums on CPUs without VNNI) with layer 0's products in fp32 moved the first result of 3.1% of the
  * answers at 100,000 posts, past the 3% allowed; 8-bit moved 2.2% (docs/load-history.md, stops 32-33).
  */
-export const QUESTION_INT8: Int8Options = { scales: 'column', bits: 8 }
+export const QUESTION_INT8: Int8Options = { scales: 'column', bits: 8, activations: 'row' }

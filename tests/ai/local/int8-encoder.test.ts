@@ -44,17 +44,34 @@ describe('the sentence model with int8 weight products', () => {
     expect(q.nodes.filter((n) => n.op === 'MatMul')).toHaveLength(graph.nodes.filter((n) => n.op === 'MatMul').length - products.length)
   })
 
-  it('encodes questions with every weight product in int8 (8 bits, a scale per column)', async () => {
+  it('encodes questions with every weight product in int8 (8 bits, a scale per column), activations a row at a time', async () => {
     const q = await readUseLiteGraph('int8')
-    const quantized = q.nodes.filter((n) => n.op === 'DynamicQuantizeMatMul')
-    expect(quantized.map((n) => n.outputs[0])).toEqual(quantizeWeightMatMuls(graph).nodes.filter((n) => n.op === 'DynamicQuantizeMatMul').map((n) => n.outputs[0]))
-    for (const n of quantized) {
+    const products = q.nodes.filter((n) => n.op === 'MatMulInteger')
+    const perCall = quantizeWeightMatMuls(graph).nodes.filter((n) => n.op === 'DynamicQuantizeMatMul')
+    expect(products).toHaveLength(perCall.length)
+    expect(q.nodes.filter((n) => n.op === 'DynamicQuantizeMatMul')).toEqual([])
+    for (const n of products) {
       const w = q.initializers.find((t) => t.name === n.inputs[1])!
       expect(w.type).toBe(OnnxType.Int8)
-      expect(q.initializers.find((t) => t.name === n.inputs[2])!.dims).toEqual([w.dims[1]])
+      // The row's scale comes from the row alone: its largest magnitude along the last axis.
+      const max = q.nodes.find((m) => m.op === 'ReduceMax' && m.outputs[0] === n.inputs[0].replace(/\/q$/, '/max'))!
+      expect(max.attrs).toEqual({ keepdims: 1 })
+      expect(q.initializers.find((t) => t.name === max.inputs[1])!.data).toEqual(new Uint8Array(new BigInt64Array([-1n]).buffer))
     }
+    // Each product still ends in the original output, scaled by its columns.
+    const columnScaled = q.nodes.filter((n) => n.op === 'Mul' && q.initializers.some((t) => t.name === n.inputs[1] && t.name.endsWith('#scale')))
+    expect(columnScaled.map((n) => n.outputs[0])).toEqual(perCall.map((n) => n.outputs[0]))
+    for (const n of columnScaled) expect(q.initializers.find((t) => t.name === n.inputs[1])!.dims).toHaveLength(1)
     expect(QUESTION_INT8.bits).toBe(8)
   })
+
+  it('gives a question the same vector alone as in a call with others, bit for bit (a scale per call would not)', async () => {
+    const alone = await Promise.all(TEXTS.map(async (t) => (await int8.encode([t]))[0]))
+    expect(await int8.encode(TEXTS)).toEqual(alone)
+    const perCall = sentenceEncoder(await embedGraph(onnxRuntime()!, quantizeWeightMatMuls(graph, { ...QUESTION_INT8, activations: 'call' })))
+    const perCallAlone = await Promise.all(TEXTS.map(async (t) => (await perCall.encode([t]))[0]))
+    expect(await perCall.encode(TEXTS)).not.toEqual(perCallAlone)
+  }, 60_000)
 
   it('keeps each weight within half a step of its column\'s scale (8 and 7 bits)', () => {
     const w = graph.initializers.find((t) => t.name.endsWith('tanh_layer_0/weights'))!
