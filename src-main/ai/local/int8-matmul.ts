@@ -66,8 +66,9 @@ const ROW_CONSTANTS: readonly OnnxTensor[] = [
 ]
 
 /**
- * x · w with x quantized to int8 a row at a time (scale: the row's largest magnitude / 127) and w's int8 columns:
- * (q(x) · q(w)) in int32, times the row's scale and the column's.
+ * x · w with x quantized a row at a time (scale: the row's largest magnitude / 127; stored as uint8 around a zero
+ * point of 128, which takes ONNX Runtime's fast kernel where int8 × int8 ran at a fifth of fp32's speed) and w's
+ * int8 columns: (q(x) · q(w)) in int32, times the row's scale and the column's.
  */
 function perRowProduct(x: string, weights: string, weightZero: string, columnScale: string, out: string, p: string): OnnxNode[] {
   return [
