@@ -48,7 +48,7 @@ export function quantizeWeightMatMuls(graph: OnnxGraph, { scales = 'column', bit
     replaced.add(w.name)
     const { weights, zero } = storage === 'uint8' ? asUint8(signed, scale.dims) : { weights: signed, zero: null }
     added.push(weights, scale, ...(zero ? [zero] : []))
-    if (activations === 'row') return perRowProduct(n.inputs[0], weights.name, zero?.name ?? '', scale.name, n.outputs[0], `${w.name}#row`)
+    if (activations === 'row') return perRowProduct(n.inputs[0], weights.name, zero?.name, scale.name, n.outputs[0], `${w.name}#row`)
     const inputs = [n.inputs[0], weights.name, scale.name, ...(zero ? [zero.name] : [])]
     return [{ op: 'DynamicQuantizeMatMul', domain: 'com.microsoft', inputs, outputs: n.outputs }]
   })
@@ -70,7 +70,7 @@ const ROW_CONSTANTS: readonly OnnxTensor[] = [
  * point of 128, which takes ONNX Runtime's fast kernel where int8 × int8 ran at a fifth of fp32's speed) and w's
  * int8 columns: (q(x) · q(w)) in int32, times the row's scale and the column's.
  */
-function perRowProduct(x: string, weights: string, weightZero: string, columnScale: string, out: string, p: string): OnnxNode[] {
+function perRowProduct(x: string, weights: string, weightZero: string | undefined, columnScale: string, out: string, p: string): OnnxNode[] {
   return [
     { op: 'Abs', inputs: [x], outputs: [`${p}/abs`] },
     { op: 'ReduceMax', inputs: [`${p}/abs`, 'int8#last-axis'], outputs: [`${p}/max`], attrs: { keepdims: 1 } },
