@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { connect, type Socket } from 'node:net'
 import { Pool } from 'undici'
 import { serverEnv } from '../src-main/app/server-env.ts'
 import { createLibrary } from '../src-main/library/index.ts'
@@ -46,12 +47,99 @@ export async function fillDuplicateKeys(db: Db): Promise<void> {
 const cpuProfileArgs = (dir = process.env.SHEAF_BENCH_CPU_PROF): string[] => (dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [])
 
 /**
+ * The same GETs as keptAlivePool over `connections` plain sockets, one request at a time on each: the
+ * request's bytes written as they are, the answer's status and Content-Length read from its head and the
+ * rest counted, not parsed (a body is decoded only when `withBody` asks or the status is not 200). What a
+ * load generator in C (wrk) does: the bench's clients share the server's 2 cores, and undici's Pool took
+ * 0.19-0.35 ms of CPU a search (docs/load-history.md, "Stop 36").
+ */
+export function keptAliveSockets(base: string, cookie: string, connections: number): {
+  client: string; get: (path: string, withBody?: boolean) => Promise<Answer>; close: () => Promise<void>
+} {
+  const { hostname, port } = new URL(base)
+  const head = (path: string) => `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nCookie: ${cookie}\r\n\r\n`
+  type Job = { path: string; withBody: boolean; t0: number; resolve: (a: Answer) => void }
+  const waiting: Job[] = []
+  const idle: Array<(job: Job) => void> = []
+  const sockets: Socket[] = []
+  const open = () => {
+    const socket = connect({ host: hostname, port: Number(port), noDelay: true })
+    sockets.push(socket)
+    let job: Job | null = null
+    let buf: Buffer | null = null
+    let status = 0
+    let left = -1
+    let body: Buffer[] | null = null
+    const answer = (a: Omit<Answer, 'ms'>) => {
+      const j = job!
+      job = null
+      j.resolve({ ms: performance.now() - j.t0, ...a })
+    }
+    const finish = (a: Omit<Answer, 'ms'>) => {
+      answer(a)
+      release(send)
+    }
+    const send = (j: Job) => {
+      job = j
+      status = 0
+      left = -1
+      buf = null
+      socket.write(head(j.path))
+    }
+    socket.on('data', (chunk: Buffer) => {
+      if (!job) return
+      if (left < 0) {
+        buf = buf ? Buffer.concat([buf, chunk]) : chunk
+        const end = buf.indexOf('\r\n\r\n')
+        if (end < 0) return
+        const text = buf.toString('latin1', 0, end)
+        status = Number(text.slice(9, 12))
+        const length = /\r\ncontent-length: *(\d+)/i.exec(text)
+        if (!length) return finish({ status: 0, body: '', error: 'the answer has no Content-Length' })
+        left = Number(length[1])
+        body = job.withBody || status !== 200 ? [] : null
+        chunk = buf.subarray(end + 4)
+      }
+      body?.push(chunk)
+      left -= chunk.length
+      if (left <= 0) finish({ status, body: body ? Buffer.concat(body).toString('utf8') : '' })
+    })
+    let error = 'the server closed the connection'
+    socket.on('error', (e: NodeJS.ErrnoException) => { error = e.code ?? e.message })
+    // A connection the server closed (its keep-alive time-out) is opened again; a search on it fails.
+    socket.on('close', () => {
+      sockets.splice(sockets.indexOf(socket), 1)
+      const at = idle.indexOf(send)
+      if (at >= 0) idle.splice(at, 1)
+      if (job) answer({ status: 0, body: '', error })
+      if (!closing) open()
+    })
+    release(send)
+  }
+  let closing = false
+  const release = (send: (job: Job) => void) => {
+    const next = waiting.shift()
+    if (next) send(next)
+    else idle.push(send)
+  }
+  for (let i = 0; i < connections; i++) open()
+  const get = (path: string, withBody = false) => new Promise<Answer>((resolve) => {
+    const job = { path, withBody, t0: performance.now(), resolve }
+    const send = idle.shift()
+    if (send) send(job)
+    else waiting.push(job)
+  })
+  const close = async () => { closing = true; for (const s of [...sockets]) s.destroy() }
+  return { client: `plain sockets, ${connections} connections, one request at a time each`, get, close }
+}
+
+/**
  * `sheaf serve` on loopback over `dataDir`, with the bench account as its admin and rate limits no
  * bench reaches, in the environment `sheaf serve` gives it (serverEnv). `env` is added to this process's. `SHEAF_BENCH_CPU_PROF=DIR` starts it with
  * `--cpu-prof` (a profile per thread in DIR, written when it exits).
  */
 export const spawnServer = (dataDir: string, { env = {} }: { env?: Record<string, string> } = {}): ChildProcess =>
-  spawn(process.execPath, [...cpuProfileArgs(), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
+  spawn(process.execPath, [...cpuProfileArgs(), ...(process.env.SHEAF_BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {
     env: {
       ...serverEnv(process.env), SHEAF_SECRET_STORE: 'file', SHEAF_ADMIN_EMAIL: BENCH_ACCOUNT.email, SHEAF_ADMIN_PASSWORD: BENCH_ACCOUNT.password,
       SHEAF_RATE_LIMIT_API: '100000000/1m', SHEAF_RATE_LIMIT_LOGIN: '1000/1m', ...env,

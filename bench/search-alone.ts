@@ -22,12 +22,12 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { benchDataDir, busyThreads, cpuMs, fillDuplicateKeys, keptAlivePool, processMemoryMb, quantile, signIn, spawnServer, threadCpu, type Answer } from './child-server.ts'
+import { benchDataDir, busyThreads, cpuMs, fillDuplicateKeys, keptAlivePool, keptAliveSockets, processMemoryMb, quantile, signIn, spawnServer, threadCpu, type Answer } from './child-server.ts'
 import { MANY_QUESTIONS, QUESTIONS } from './search-questions.ts'
 
 const { values } = parseArgs({ options: {
   db: { type: 'string' }, posts: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '20' },
-  concurrency: { type: 'string', default: '16' }, rate: { type: 'string' }, questions: { type: 'string', default: 'many' }, 'warm-seconds': { type: 'string', default: '3' }, 'max-seconds': { type: 'string', default: '600' },
+  concurrency: { type: 'string', default: '16' }, rate: { type: 'string' }, questions: { type: 'string', default: 'many' }, 'warm-seconds': { type: 'string', default: '3' }, 'max-seconds': { type: 'string', default: '600' }, client: { type: 'string', default: 'sockets' },
 } })
 const posts = Number(values.posts)
 const concurrency = Number(values.concurrency)
@@ -49,7 +49,8 @@ hardStop.unref()
 const { base, cookie } = await signIn(server)
 if (!/^http:\/\/127\./.test(base)) throw new Error(`the bench runs on loopback only (server at ${base})`)
 // An open loop may have more searches out than the closed loop's clients.
-const { client: clientKind, get, close: closeClients } = keptAlivePool(base, cookie, rate ? Math.max(concurrency, 64) : concurrency)
+const clients = values.client === 'undici' ? keptAlivePool : keptAliveSockets
+const { client: clientKind, get, close: closeClients } = clients(base, cookie, rate ? Math.max(concurrency, 64) : concurrency)
 const asked = values.questions === 'varied' ? QUESTIONS : MANY_QUESTIONS
 const LIMITS = [10, 15, 20]
 const searchPath = (n: number) => `/api/search/ai?q=${encodeURIComponent(asked[n % asked.length])}&limit=${LIMITS[Math.floor(n / asked.length) % LIMITS.length]}`
