@@ -115,7 +115,7 @@ function asUint8(signed: OnnxTensor, scaleDims: readonly number[]): { weights: O
 }
 
 /**
- * The int8 model that encodes questions when SHEAF_ENCODER_INT8 asks (encoder-precision.ts): 8-bit weights, a scale per column,
+ * The int8 model that encodes questions (encoder-precision.ts; SHEAF_ENCODER_INT8=off for fp32): 8-bit weights, a scale per column,
  * activations a row at a time (a question's vector is then the same alone or sharing the model's call), every weight product. 7-bit weights
  * (the same sums on CPUs without VNNI) with layer 0's products in fp32 moved the first result of 3.1% of the
  * answers at 100,000 posts, past the 3% allowed; 8-bit moved 2.2% (docs/load-history.md, stops 32-33).

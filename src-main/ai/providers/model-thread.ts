@@ -20,7 +20,7 @@ export const QUERY_CALL = 16
  */
 export function serveModel(): void {
   /**
-   * Questions' model (int8 if SHEAF_ENCODER_INT8 says so) and posts' (fp32), each loaded when first asked. While a job holds a
+   * Questions' model (int8 unless SHEAF_ENCODER_INT8=off) and posts' (fp32), each loaded when first asked. While a job holds a
    * port, questions use the posts' model too, and only it is kept: a second session cost ~90 MB of the
    * thread's RSS during a job (docs/load-history.md, stop 33), and a job's posts cost far more CPU than its questions.
    */

@@ -112,9 +112,10 @@ describe('the sentence model with int8 weight products', () => {
 })
 
 describe('which precision encodes what (SHEAF_ENCODER_INT8)', () => {
-  it('is fp32 for everything unless asked', () => {
-    expect([encoderPrecision('query', {}), encoderPrecision('batch', {})]).toEqual(['fp32', 'fp32'])
+  it('is int8 for questions and fp32 for posts unless asked otherwise', () => {
+    expect([encoderPrecision('query', {}), encoderPrecision('batch', {})]).toEqual(['int8', 'fp32'])
     expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'questions' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'questions' })]).toEqual(['int8', 'fp32'])
+    expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'off' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'off' })]).toEqual(['fp32', 'fp32'])
     expect(encoderPrecision('query', { SHEAF_ENCODER_INT8: 'yes' })).toBe('fp32')
     expect([encoderPrecision('query', { SHEAF_ENCODER_INT8: 'all' }), encoderPrecision('batch', { SHEAF_ENCODER_INT8: 'all' })]).toEqual(['int8', 'int8'])
   })

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createEncoderHost, createModelThreadRunner, createWorkerRunner, type EnginePost } from '../../../src-main/ai/index.ts'
 import { encoderOverPort } from '../../../src-main/ai/local/encoder-port.ts'
-import { loadSentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
+import { encoderPrecision } from '../../../src-main/ai/local/encoder-precision.ts'
+import { loadModel, loadSentenceEncoder, sentenceEncoder } from '../../../src-main/ai/local/sentence-encoder.ts'
 
 const cos = (x: Float32Array, y: Float32Array) => x.reduce((s, v, d) => s + v * y[d], 0)
 const TEXTS = ['Tuning SQLite indexes for faster reads', 'Our toddler finally slept through the night']
@@ -11,8 +12,9 @@ describe('the process\'s one sentence model', () => {
   const host = createEncoderHost()
   afterAll(async () => host.close())
 
-  it('encodes a query as the model does in this thread', async () => {
-    const [mine, theirs] = await Promise.all([loadSentenceEncoder().then((e) => e.encode(TEXTS)), host.encode(TEXTS)])
+  it('encodes a query as the questions\' model does in this thread', async () => {
+    const questions = sentenceEncoder(await loadModel(encoderPrecision('query')))
+    const [mine, theirs] = await Promise.all([questions.encode(TEXTS), host.encode(TEXTS)])
     expect(theirs).toHaveLength(2)
     expect(cos(mine[0], theirs[0])).toBeGreaterThan(0.9999)
     expect(cos(mine[1], theirs[1])).toBeGreaterThan(0.9999)
