@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { connect, type Socket } from 'node:net'
+import Database from 'better-sqlite3'
 import { Pool } from 'undici'
 import { serverEnv } from '../src-main/app/server-env.ts'
 import { createLibrary } from '../src-main/library/index.ts'
@@ -136,7 +136,7 @@ export function keptAliveSockets(base: string, cookie: string, connections: numb
 /**
  * `sheaf serve` on loopback over `dataDir`, with the bench account as its admin and rate limits no
  * bench reaches, in the environment `sheaf serve` gives it (serverEnv). `env` is added to this process's. `SHEAF_BENCH_CPU_PROF=DIR` starts it with
- * `--cpu-prof` (a profile per thread in DIR, written when it exits).
+ * `--cpu-prof` (a profile per thread in DIR, written when it exits); `SHEAF_BENCH_SERVER_ARGS` adds Node's flags (space-separated).
  */
 export const spawnServer = (dataDir: string, { env = {} }: { env?: Record<string, string> } = {}): ChildProcess =>
   spawn(process.execPath, [...cpuProfileArgs(), ...(process.env.SHEAF_BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), 'src-main/cli/main.ts', '--data-dir', dataDir, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-ui'], {

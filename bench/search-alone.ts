@@ -2,7 +2,7 @@
  * Search alone at scale, on loopback: a `sheaf serve` child over a copy of a library built by
  * bench/search-latency.ts (`--db FILE`; built there first when missing), then `--concurrency` clients,
  * closed loop, for `--seconds`, each asking the next question of bench/search-questions.ts with the next
- * page size (10, 15, 20) over a kept-alive connection (undici's Pool: keptAlivePool). `--questions many` (the default): 637 questions,
+ * page size (10, 15, 20) over a kept-alive connection (plain sockets: keptAliveSockets; `--client undici`: keptAlivePool). `--questions many` (the default): 637 questions,
  * more than search keeps query vectors for, so each one's vector is computed again (the sentence
  * encoder's work counts); `--questions varied`: the 89 of bench/search-profile.ts, whose vectors are
  * remembered after the warm-up. The library settles first: the word index caught up and search by meaning answering
@@ -14,7 +14,7 @@
  * clients (16 clients at X searches/s wait 16/X s on average, however fast each search is).
  * Target (issue 14): >= 500 searches/s with p95 < 50 ms at 100,000 posts on 2 cores.
  * Usage: node bench/search-alone.ts [--db /tmp/sheaf-bench-search-100000.db] [--posts 100000] [--seconds 20]
- *        [--concurrency 16] [--rate N] [--warm-seconds 3] [--questions many|varied]   (SHEAF_BENCH_CPU_PROF=DIR profiles the server)
+ *        [--concurrency 16] [--rate N] [--warm-seconds 3] [--questions many|varied] [--client sockets|undici]   (SHEAF_BENCH_CPU_PROF=DIR profiles the server)
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
