@@ -131,17 +131,19 @@ const DOCUMENT_COLUMNS = `d.id, d.text, d.author, d.urls, d.ocr, d.summary,
 const WRITE_DOCUMENTS = `INSERT OR REPLACE INTO search_docs(id, text, author, urls, ocr, summary, tags, categories, entities_json)
     SELECT ${DOCUMENT_COLUMNS} WHERE d.id IN (SELECT value FROM json_each(?))`
 
+/** A post's word-index row and search_docs row, written again from the live tables (the ids as `?`). */
+const WRITE_INDEX_ROWS = [
+  'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))',
+  `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
+    SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
+    WHERE id IN (SELECT value FROM json_each(?))`,
+  WRITE_DOCUMENTS,
+] as const
+
 /** Moves up to `?` posts from search_fts_queue into the word index and search_docs, one transaction (also run by the maintenance thread). */
 export const INDEX_WORDS_SQL = {
   pick: 'SELECT bookmark_id FROM search_fts_queue LIMIT ?',
-  steps: [
-    'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))',
-    `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
-      SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
-      WHERE id IN (SELECT value FROM json_each(?))`,
-    WRITE_DOCUMENTS,
-    'DELETE FROM search_fts_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))',
-  ],
+  steps: [...WRITE_INDEX_ROWS, 'DELETE FROM search_fts_queue WHERE bookmark_id IN (SELECT value FROM json_each(?))'],
 } as const
 
 export function searchIndexQueued(db: Db, limit: number): number {
@@ -304,11 +306,7 @@ export const searchMediaKinds = (db: Db, ids: readonly number[]): Array<{ id: nu
 export function searchReindexRows(db: Db, ids: readonly number[]): void {
   if (ids.length === 0) return
   const list = idList(ids)
-  stmt(db, 'DELETE FROM search_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(list)
-  stmt(db, `INSERT INTO search_fts(rowid, text, author, urls, entities, tags, ocr, summary, categories)
-    SELECT id, text, author, urls, entities, tags, ocr, summary, categories FROM search_documents
-    WHERE id IN (SELECT value FROM json_each(?))`).run(list)
-  stmt(db, WRITE_DOCUMENTS).run(list)
+  for (const sql of WRITE_INDEX_ROWS) stmt(db, sql).run(list)
   stmt(db, 'INSERT OR IGNORE INTO search_queue(bookmark_id) SELECT value FROM json_each(?)').run(list)
 }
 
