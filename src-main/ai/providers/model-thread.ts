@@ -25,7 +25,7 @@ export function serveModel(): void {
    * thread's RSS during a job (docs/load-history.md, stop 33), and a job's posts cost far more CPU than its questions.
    */
   let jobs = 0
-  const precisionFor = (use: EncoderPriority) => encoderPrecision(jobs > 0 ? 'batch' : use)
+  const precisionFor = (use: EncoderPriority) => precisionServing(use, jobs)
   const models: Partial<Record<EncoderPrecision, Promise<LoadedModel>>> = {}
   const modelNow = (use: EncoderPriority) => {
     const precision = precisionFor(use)
@@ -63,10 +63,10 @@ export function serveModel(): void {
   // Engines in this thread (a runner's) encode as jobs do.
   useSentenceEncoder(encoders.batch)
 
-  /** Lets go of a model no one uses now, in a turn of its own (no call of it runs). */
+  /** Lets go of the models not kept now (modelKept), in a turn of its own (no call of one runs). */
   const releaseUnused = () => void turn('batch', async () => {
     for (const precision of Object.keys(models) as EncoderPrecision[]) {
-      if (precision === precisionFor('query') || precision === precisionFor('batch')) continue
+      if (precision === modelKept(jobs)) continue
       const model = models[precision]
       delete models[precision]
       await (await model?.catch(() => null))?.release?.()
@@ -84,6 +84,17 @@ export function serveModel(): void {
     }
   })
 }
+
+/** The model that encodes `use`'s texts while `jobs` hold a port: the posts' while any job runs (see serveModel). */
+export const precisionServing = (use: EncoderPriority, jobs: number, env: NodeJS.ProcessEnv = process.env): EncoderPrecision =>
+  encoderPrecision(jobs > 0 ? 'batch' : use, env)
+
+/**
+ * The one model kept loaded. Only a job asks for posts' vectors, so with none running only the questions' model
+ * stays: keeping the posts' too held both sessions after every job, and loading the questions' beside it made
+ * the server's peak (docs/load-history.md, "Stop 37").
+ */
+export const modelKept = (jobs: number, env: NodeJS.ProcessEnv = process.env): EncoderPrecision => precisionServing('query', jobs, env)
 
 type Ask = { texts: readonly string[]; resolve: (v: Float32Array[]) => void; reject: (e: unknown) => void }
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { gathered, QUERY_CALL } from '../../../src-main/ai/providers/model-thread.ts'
+import { gathered, modelKept, precisionServing, QUERY_CALL } from '../../../src-main/ai/providers/model-thread.ts'
 import { loadModel } from '../../../src-main/ai/local/sentence-encoder.ts'
 import type { EmbedBatch } from '../../../src-main/ai/local/use-lite-onnx.ts'
 
@@ -61,5 +61,23 @@ describe('queries gathered into shared model calls (the real model)', () => {
     for (const a of asked) await expect(a).rejects.toThrow('model gone')
     fail = false
     expect(await encode([QUESTIONS[2]])).toEqual(await model([QUESTIONS[2]]))
+  })
+})
+
+describe('which model the model thread keeps loaded', () => {
+  it('keeps only the questions\' int8 model with no job, and only the posts\' fp32 one while a job runs', () => {
+    const env = {}
+    expect(modelKept(0, env)).toBe('int8')
+    expect(precisionServing('query', 0, env)).toBe('int8')
+    for (const jobs of [1, 3]) {
+      expect(modelKept(jobs, env)).toBe('fp32')
+      expect(precisionServing('query', jobs, env)).toBe('fp32')
+      expect(precisionServing('batch', jobs, env)).toBe('fp32')
+    }
+  })
+
+  it('keeps the fp32 model alone, job or not, with SHEAF_ENCODER_INT8=off', () => {
+    const env = { SHEAF_ENCODER_INT8: 'off' }
+    expect([modelKept(0, env), modelKept(1, env)]).toEqual(['fp32', 'fp32'])
   })
 })
