@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
 import { QUESTION_INT8, quantizeWeightMatMuls } from './int8-matmul.ts'
 import { encodeModel, type OnnxGraph } from './onnx-proto.ts'
+import { encodePieces, type PackageTokenizer } from './piece-tokenizer.ts'
 import { sumMiddleAxisInOrder } from './ordered-sum.ts'
 import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
 
@@ -20,7 +21,6 @@ export type EmbedBatch = (texts: readonly string[]) => Promise<Float32Array[]>
 export type LoadedModel = EmbedBatch & { release?: () => Promise<void> }
 
 type Ort = typeof import('onnxruntime-node')
-type Tokenizer = { encode(text: string): number[] }
 
 const require = createRequire(import.meta.url)
 /** The sum of the last layer's token vectors, before the mean: in token order, so a text's vector is the same in any batch. */
@@ -56,15 +56,15 @@ export async function loadUseLiteOnnx(ort: Ort, threads = 1, options: InferenceS
 /** A session over the model's graph, as read or rewritten (benches compare variants), with the package's tokenizer. */
 export async function embedGraph(ort: Ort, graph: OnnxGraph, threads = 1, options: InferenceSession.SessionOptions = {}): Promise<LoadedModel> {
   const session = await ort.InferenceSession.create(encodeModel(graph), { ...SESSION_OPTIONS, intraOpNumThreads: threads, ...options })
-  const tokenizer = await (tokenizing ??= loadTokenizer(join(MODEL_DIR(), 'vocab.json')).catch((e: unknown) => {
+  const tokenizer = await (tokenizing ??= loadTokenizer().catch((e: unknown) => {
     tokenizing = null
     throw e
   }))
-  return Object.assign((texts: readonly string[]) => embed(ort, session, texts.map((t) => tokenizer.encode(t))), { release: () => session.release() })
+  return Object.assign((texts: readonly string[]) => embed(ort, session, texts.map((t) => encodePieces(tokenizer, t))), { release: () => session.release() })
 }
 
 /** One tokenizer for every session of a thread (its vocabulary is ~8,000 pieces as JS objects). */
-let tokenizing: Promise<Tokenizer> | null = null
+let tokenizing: Promise<PackageTokenizer> | null = null
 
 /** The package's TF.js graph and weights as the ONNX graph the session runs. */
 export async function readUseLiteGraph(precision: EncoderPrecision = 'fp32'): Promise<OnnxGraph> {
@@ -98,9 +98,10 @@ async function readConcatenated(paths: readonly string[]): Promise<Uint8Array> {
   return out
 }
 
-async function loadTokenizer(vocabPath: string): Promise<Tokenizer> {
-  const { EmbeddingsModel } = require('@energetic-ai/embeddings') as { EmbeddingsModel: new (d: { vocabulary: unknown; model: null }) => { tokenizer: Tokenizer } }
-  return new EmbeddingsModel({ vocabulary: JSON.parse(await readFile(vocabPath, 'utf8')), model: null }).tokenizer
+/** The package's tokenizer over the model's vocabulary (its `encode` is encodePieces' reference). */
+export async function loadTokenizer(): Promise<PackageTokenizer> {
+  const { EmbeddingsModel } = require('@energetic-ai/embeddings') as { EmbeddingsModel: new (d: { vocabulary: unknown; model: null }) => { tokenizer: PackageTokenizer } }
+  return new EmbeddingsModel({ vocabulary: JSON.parse(await readFile(join(MODEL_DIR(), 'vocab.json'), 'utf8')), model: null }).tokenizer
 }
 
 /** The model's input is sparse, as TF.js has it: [row, position] of each token and its id. */
