@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path'
 import type { InferenceSession, Tensor } from 'onnxruntime-node'
 import { QUESTION_INT8, quantizeWeightMatMuls } from './int8-matmul.ts'
 import { encodeModel, type OnnxGraph } from './onnx-proto.ts'
-import { encodePieces, type PackageTokenizer } from './piece-tokenizer.ts'
 import { sumMiddleAxisInOrder } from './ordered-sum.ts'
+import { encodePieces, type PackageTokenizer } from './piece-tokenizer.ts'
 import { tfjsToOnnx, type TfjsModelJson } from './tfjs-to-onnx.ts'
 
 /**
