@@ -8,7 +8,7 @@ import type { Plugin } from 'vite'
 const at = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const ROOT = at('./')
 
-/** Worker threads started with `new Worker(new URL('./x.ts', import.meta.url))`: built as their own entries. */
+/** Worker threads started with `new Worker(new URL('./x.ts', import.meta.url))` or startNicedWorker: built as their own entries. */
 const WORKERS = {
   'local-worker': at('./src-main/ai/providers/local-worker.ts'),
   'import-worker': at('./src-main/library/import-worker.ts'),

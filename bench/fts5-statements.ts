@@ -8,7 +8,7 @@
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { SEARCH_COLUMNS, SEARCH_WEIGHTS } from '../src-main/store/queries/search.ts'
+import { SEARCH_COLUMNS, SEARCH_WEIGHTS } from '../src-main/store/queries/search-index.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, words: { type: 'string', default: 'faster,sqlite,typography,context window,"vector"* OR "embedding"*' } } })
 if (!values.db) throw new Error('usage: node bench/fts5-statements.ts --db COPY [--words "a,b"]')

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { startNicedWorker } from '../background/index.ts'
 import type { ImportFormat } from '../../src-shared/schemas/posts.ts'
 import { openSource, parseExport, type ExportInput, type SheafExtras } from '../importers/index.ts'
 import {
@@ -102,7 +102,7 @@ async function prepareOffThread(input: AsyncIterable<Uint8Array>, opts: PrepareO
   // The worker's temporary files go in a folder of this import's own, removed on close even when
   // the worker is stopped mid-way (a terminated thread runs no finally).
   const tempDir = opts.tempDir ? mkdtempSync(join(opts.tempDir, 'upload-parse-')) : undefined
-  const worker = new Worker(new URL('./import-worker.ts', import.meta.url), {
+  const worker = startNicedWorker(new URL('./import-worker.ts', import.meta.url), {
     workerData: { fileName: opts.fileName, batchSize: opts.batchSize, readAheadBytes: READ_AHEAD_BYTES, maxUnacked: MAX_UNACKED, tempDir },
   })
   const post = (m: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(m, transfer)

@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { lowerThreadPriority } from '../background/index.ts'
 import { parseExport } from '../importers/index.ts'
 import { createPreparer, encodeBatch, PULL_BYTES, toWireError, type FromWorker, type PreparedItem, type ToWorker } from './import-items.ts'
 
@@ -9,7 +8,6 @@ import { createPreparer, encodeBatch, PULL_BYTES, toWireError, type FromWorker, 
 
 const { fileName, batchSize, readAheadBytes, maxUnacked, tempDir } = workerData as { fileName: string; batchSize: number; readAheadBytes: number; maxUnacked: number; tempDir?: string }
 const port = parentPort!
-lowerThreadPriority()
 const send = (m: FromWorker) => port.postMessage(m)
 
 /**

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startNicedWorker } from '../background/index.ts'
 import type { LanguageReply, LanguageRequest } from './language-worker.ts'
 
 /** The language detector on its own worker thread (language-worker.ts): started on first use, stopped with close(). */
@@ -25,7 +26,7 @@ export function detectorWorker(): DetectorWorker {
     r?.reject(new Error(why))
   }
   const start = (): Worker => {
-    const w = new Worker(new URL('./language-worker.ts', import.meta.url))
+    const w = startNicedWorker(new URL('./language-worker.ts', import.meta.url))
     w.unref()
     w.on('message', (r: LanguageReply) => {
       if (!waiting || r.seq !== waiting.seq) return

@@ -1,5 +1,4 @@
 import { parentPort } from 'node:worker_threads'
-import { lowerThreadPriority } from '../background/index.ts'
 import { loadLanguageDetector } from '../language/index.ts'
 
 // Worker-thread entry of the background language check (language-upgrade.ts): detects the language of
@@ -10,7 +9,6 @@ export type LanguageRequest = { seq: number; texts: string[] }
 export type LanguageReply = { seq: number; langs: (string | null)[] } | { seq: number; error: string }
 
 const port = parentPort!
-lowerThreadPriority()
 const detector = loadLanguageDetector()
 
 port.on('message', (m: LanguageRequest) => {

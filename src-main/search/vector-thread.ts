@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads'
 import { databaseFile, type Db } from '../store/index.ts'
 import type { LocalEmbedderOptions } from './embedder.ts'
+import { startNicedWorker } from '../background/index.ts'
 
 /**
  * The vector queue's catch-up on a thread of its own (vector-worker.ts, at the background workers'
@@ -44,7 +44,7 @@ export function startVectorThread({ db, embedder, onWrote, onEnded, onFailed, id
 }): VectorThread | null {
   const file = databaseFile(db)
   if (!file) return null
-  const worker = new Worker(new URL('./vector-worker.ts', import.meta.url), {
+  const worker = startNicedWorker(new URL('./vector-worker.ts', import.meta.url), {
     workerData: { file, embedder, batch: BATCH, pauseMs: PAUSE_MS }, resourceLimits: LIMITS,
   })
   worker.unref()

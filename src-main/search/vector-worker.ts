@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { lowerThreadPriority } from '../background/index.ts'
 import { attachDatabase, detachDatabase, searchQueuePeek, transaction } from '../store/thread/index.ts'
 import type { LocalEmbedderOptions } from './embedder.ts'
 import { createLocalEmbedder } from './local-embedder.ts'
@@ -12,7 +11,6 @@ import type { FromVectorThread, ToVectorThread } from './vector-thread.ts'
 
 const { file, embedder: options, batch, pauseMs } = workerData as { file: string; embedder: LocalEmbedderOptions; batch: number; pauseMs: number }
 const port = parentPort!
-lowerThreadPriority()
 const db = attachDatabase(file)
 const embedder = createLocalEmbedder(options)
 const send = (m: FromVectorThread) => port.postMessage(m)

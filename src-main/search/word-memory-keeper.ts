@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { startNicedWorker } from '../background/index.ts'
 import {
   databaseFile, FILTER_WALK, hasSearchFilter, inTransaction, openWordTokenizer, searchBacklog, searchIndexStamp, type Db, type PostTest, type SearchFilter,
 } from '../store/index.ts'
@@ -65,7 +65,7 @@ const LIMITS = { maxYoungGenerationSizeMb: 2 }
  */
 export function buildOnThread(file: string): { arrays: Promise<WordArrays>; stop(): Promise<void> } {
   const stop = new SharedArrayBuffer(4)
-  const worker = new Worker(new URL('./word-memory-worker.ts', import.meta.url), { workerData: { file, stop }, resourceLimits: LIMITS })
+  const worker = startNicedWorker(new URL('./word-memory-worker.ts', import.meta.url), { workerData: { file, stop }, resourceLimits: LIMITS })
   worker.unref()
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
   const arrays = new Promise<WordArrays>((resolve, reject) => {

@@ -1,7 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { lowerThreadPriority } from '../background/index.ts'
-import { readWordIndex } from '../store/index.ts'
-import { attachDatabase, detachDatabase } from '../store/thread/index.ts'
+import { attachDatabase, detachDatabase, readWordIndex } from '../store/thread/index.ts'
 import { packWordIndex, wordArrayBuffers } from './word-memory.ts'
 import type { FromWordThread } from './word-memory-keeper.ts'
 
@@ -10,7 +8,6 @@ import type { FromWordThread } from './word-memory-keeper.ts'
 
 const { file, stop } = workerData as { file: string; stop: SharedArrayBuffer }
 const stopFlag = new Int32Array(stop)
-lowerThreadPriority()
 const db = attachDatabase(file)
 let reply: FromWordThread
 let buffers: ArrayBuffer[] = []

@@ -35,6 +35,9 @@ export function detachDatabase(db: Db): void {
  */
 export const transaction = <T>(db: Db, fn: () => T): T => runnerOf(db).immediate(fn) as T
 
+/** Reads in one snapshot. DEFERRED: it never takes the write lock, so it never waits for another writer. */
+export const readTransaction = <T>(db: Db, fn: () => T): T => runnerOf(db).deferred(fn) as T
+
 /**
  * One transaction function a connection, given the work as its argument: better-sqlite3's
  * `transaction(fn)` builds four wrapped functions on every call (~0.01 ms; a search makes one).

@@ -14,7 +14,7 @@ export type Connection = BetterSQLite3Database<typeof schema> & { $client: Datab
 
 export const connection = (db: Db): Connection => db as unknown as Connection
 
-export { attachDatabase, detachDatabase, type Db, idList, sqliteOf, stmt, transaction } from './connection.ts'
+export { attachDatabase, detachDatabase, type Db, idList, readTransaction, sqliteOf, stmt, transaction } from './connection.ts'
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle')
 const KEEP_BACKUPS = 3
@@ -49,8 +49,6 @@ export const databaseFile = (db: Db): string | null => {
 /** A write transaction is open on the connection (an import holds one across awaits). */
 export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
 
-/** Reads in one snapshot. DEFERRED: it never takes the write lock, so it never waits for another writer. */
-export const readTransaction = <T>(db: Db, fn: () => T): T => runnerOf(db).deferred(fn) as T
 
 /**
  * `transaction`, but only if the write lock is free now: `{ value }`, or null (nothing done) while

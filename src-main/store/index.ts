@@ -72,9 +72,10 @@ export {
   categoryForSearch, FILTER_WALK, hasSearchFilter, type PostTest, searchBacklog, type SearchDocument, searchDocuments, searchMediaKinds, searchEmbeddingsChanged,
   searchEmbeddingsRemoved, searchEmbeddingVersion, type SearchFilter, searchFilteredIds,
   searchFilterIds, searchFtsQueueSize, searchHasMatch, searchHitCategories, searchHitMedia, searchHitRows, searchIdsWithoutEmbedding,
-  searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchIndexStamp, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
+  searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, searchLexical, searchMatchCount, searchMatchingAmong, searchNewest, searchPostCount,
   searchQueueSize, searchQuick, searchReindexRows, searchVocabulary,
 } from './queries/search.ts'
+export { searchIndexStamp } from './queries/search-index.ts'
 export {
   searchEmbeddingInputs, searchEmbeddingsFor, searchExistingIds, searchQueuePeek, searchQueueRemove, type SearchStoredEmbedding,
 } from './queries/vector-queue.ts'

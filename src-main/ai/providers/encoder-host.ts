@@ -1,4 +1,5 @@
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads'
+import { startNicedWorker } from '../../background/index.ts'
 import { encoderOverPort } from '../local/encoder-port.ts'
 import type { EngineConfig } from './local-engine.ts'
 import type { WorkerStart } from './local-runner.ts'
@@ -43,7 +44,7 @@ export function createEncoderHost({ idleMs = IDLE_MS }: { idleMs?: number } = {}
     return port1
   }
   const start = () => {
-    const worker = new Worker(new URL('./local-worker.ts', import.meta.url), { workerData: { model: true } satisfies WorkerStart, resourceLimits: WORKER_LIMITS })
+    const worker = startNicedWorker(new URL('./local-worker.ts', import.meta.url), { workerData: { model: true } satisfies WorkerStart, resourceLimits: WORKER_LIMITS })
     worker.unref()
     const t = { worker, queries: encoderOverPort(connect(worker, 'query')) }
     // An error ends the thread; 'exit' follows and the next call starts a new one.

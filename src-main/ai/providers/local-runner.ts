@@ -1,4 +1,5 @@
 import { Worker, type MessagePort } from 'node:worker_threads'
+import { startNicedWorker } from '../../background/index.ts'
 import { sharedEncoderHost, type EncoderHost } from './encoder-host.ts'
 import { createEngine, type Engine, type EngineConfig } from './local-engine.ts'
 import { WORKER_LIMITS } from './worker-limits.ts'
@@ -6,11 +7,11 @@ import { WORKER_LIMITS } from './worker-limits.ts'
 type Ops = Pick<Engine, 'entities' | 'semantic' | 'categorize' | 'encode' | 'normalizeTags' | 'configure' | 'relatedBuild' | 'relatedOpen' | 'related' | 'relatedClose'>
 export type Op = keyof Ops
 /**
- * What a worker starts from; a background worker yields the CPU to requests (see lowerThreadPriority).
+ * What a worker starts from; a background worker yields the CPU to requests (see startNicedWorker).
  * A worker with an `encoderPort` takes its sentence vectors through it; the one without holds the
  * process's model and serves the ports it is given (encoder-host.ts).
  */
-export type WorkerStart = { config: EngineConfig; background: boolean; encoderPort: MessagePort } | { model: true }
+export type WorkerStart = { config: EngineConfig; encoderPort: MessagePort } | { model: true }
 
 /** The local models behind an async face, so callers do not care whether they run here or in a worker. */
 export type LocalRunner = { [K in Op]: (...args: Parameters<Ops[K]>) => Promise<Awaited<ReturnType<Ops[K]>>> } & {
@@ -62,9 +63,9 @@ type Reply = { seq: number; ok: boolean; result?: unknown; error?: string }
 export function createWorkerRunner(config: EngineConfig, { background = false, encoder = sharedEncoderHost() }: { background?: boolean; encoder?: EncoderHost } = {}): LocalRunner {
   return createChannelRunner((onMessage, onEnd) => {
     const lease = encoder.lease()
-    const w = new Worker(new URL('./local-worker.ts', import.meta.url), {
-      workerData: { config, background, encoderPort: lease.port } satisfies WorkerStart, transferList: [lease.port], resourceLimits: WORKER_LIMITS,
-    })
+    const options = { workerData: { config, encoderPort: lease.port } satisfies WorkerStart, transferList: [lease.port], resourceLimits: WORKER_LIMITS }
+    const entry = new URL('./local-worker.ts', import.meta.url)
+    const w = background ? startNicedWorker(entry, options) : new Worker(entry, options)
     w.unref()
     w.once('exit', lease.release)
     w.on('message', onMessage)

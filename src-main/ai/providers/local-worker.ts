@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { lowerThreadPriority } from '../../background/index.ts'
 import { encoderOverPort } from '../local/encoder-port.ts'
 import { useSentenceEncoder } from '../local/sentence-encoder.ts'
 import { serveEngine } from './engine-port.ts'
@@ -7,13 +6,11 @@ import type { WorkerStart } from './local-runner.ts'
 import { serveModel } from './model-thread.ts'
 
 // Worker-thread entry, in one of two roles: the process's model thread (encoder-host.ts), or a
-// runner's worker of its own (local-runner.ts) that encodes through the model thread's port.
+// runner's worker of its own (local-runner.ts) that encodes through the model thread's port. Both
+// are started niced but a runner's for work someone waits on (startNicedWorker).
 const start = workerData as WorkerStart
-if ('model' in start) {
-  lowerThreadPriority()
-  serveModel()
-} else {
-  if (start.background) lowerThreadPriority()
+if ('model' in start) serveModel()
+else {
   useSentenceEncoder(encoderOverPort(start.encoderPort))
   serveEngine(parentPort!, start.config)
 }

@@ -4,6 +4,7 @@ import { remembered } from '../remembered.ts'
 import type { BookmarkRow, CategoryRow, MediaRow, ThreadColumns } from '../schema.ts'
 import type { SearchStoredEmbedding } from './vector-queue.ts'
 import { filterClauses } from './bookmark-filter.ts'
+import { SEARCH_COLUMNS, SEARCH_WEIGHTS } from './search-index.ts'
 
 /**
  * Queries behind src-main/search. The FTS5 table `search_fts` (drizzle/0001_search_fts5.sql) is kept
@@ -11,12 +12,6 @@ import { filterClauses } from './bookmark-filter.ts'
  * embedding queue and vectors.
  */
 
-/** BM25 weights, in the column order of search_fts. */
-export const SEARCH_COLUMNS = ['text', 'author', 'urls', 'entities', 'tags', 'ocr', 'summary', 'categories'] as const
-export type SearchColumn = (typeof SEARCH_COLUMNS)[number]
-export const SEARCH_WEIGHTS: Record<SearchColumn, number> = {
-  text: 4, author: 3, urls: 1.5, entities: 2, tags: 2.5, ocr: 1.2, summary: 1.5, categories: 1.5,
-}
 const BM25 = `bm25(search_fts, ${SEARCH_COLUMNS.map((c) => SEARCH_WEIGHTS[c]).join(', ')})`
 
 /** Search's own words for its filters, translated into the one BookmarkFilter by searchFilterSql. */
@@ -251,14 +246,6 @@ export function searchNewest(db: Db, f: SearchFilter, limit: number): number[] {
 
 export const searchHasMatch = (db: Db, match: string): boolean =>
   stmt(db, 'SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT 1').pluck().get(match) !== undefined
-
-/**
- * Moves whenever the word index is written (any post indexed, rewritten or deleted), and only then: FTS5's
- * structure record (%_data row 10), which every write transaction to the index rewrites. dataStamp also
- * moves for writes elsewhere (a session, a job), and a 100,000-post vocabulary costs 0.25-1.3 s to read.
- */
-export const searchIndexStamp = (db: Db): string => remembered(db, 'searchIndexStamp', () =>
-  (stmt(db, 'SELECT block FROM search_fts_data WHERE id = 10').pluck().get() as Buffer | undefined)?.toString('hex') ?? '')
 
 /** Every indexed term (porter stems) with the number of posts holding it. */
 export const searchVocabulary = (db: Db): Array<{ term: string; doc: number }> =>

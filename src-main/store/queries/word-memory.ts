@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
-import { readTransaction, sqliteOf, stmt, type Db } from '../db.ts'
-import { SEARCH_COLUMNS, SEARCH_WEIGHTS, searchIndexStamp } from './search.ts'
+import { readTransaction, sqliteOf, stmt, type Db } from '../connection.ts'
+import { SEARCH_COLUMNS, SEARCH_WEIGHTS, searchIndexStamp } from './search-index.ts'
 
 /**
  * What an in-memory copy of the word index (src-main/search/word-memory.ts) is made from, read from
