@@ -100,6 +100,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         search.kick()
         return pipeline.onImported(ids)
       },
+      beforeCommit: (posts) => search.indexQueuedInSlices(posts),
       onCategoriesChanged: () => pipeline.categoriesChanged(),
     })
     const member = createMember({ db, clock, items: (ids, userId) => library.bookmarks.items(ids, userId) })

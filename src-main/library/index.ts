@@ -19,6 +19,8 @@ export interface LibraryDeps {
   clock: () => number
   /** "Auto-run after import": receives the ids of new posts and posts whose content changed. */
   onImported?: (ids: number[]) => void | Promise<void>
+  /** ImportDeps.beforeCommit. */
+  beforeCommit?: (posts: number) => Promise<void>
   /** A person assigned or removed a post's category (the categories of the rest are re-scored). */
   onCategoriesChanged?: () => void
   /** Imports at least this large are parsed on a worker thread (default 2 MiB; tests pin either path). */

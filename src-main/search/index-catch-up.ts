@@ -22,6 +22,11 @@ export interface IndexCatchUp {
   beforeQuery(): boolean
   /** Indexes queued new posts for words now, for up to `budgetMs`; returns how many remain. */
   indexQueued(budgetMs: number): number
+  /**
+   * Indexes up to `posts` queued posts for words on this thread, in slices with requests answered
+   * between them: for an import before it commits (its posts are invisible to the maintenance thread).
+   */
+  indexQueuedInSlices(posts: number): Promise<void>
   /** Schedules the background slices (e.g. right after an import). */
   kick(delayMs?: number): void
   /**
@@ -121,6 +126,19 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     const until = performance.now() + budgetMs
     while (searchIndexQueued(db, INDEX_BATCH) > 0) if (performance.now() >= until) return searchFtsQueueSize(db)
     return 0
+  }
+
+  const indexQueuedInSlices = async (posts: number): Promise<void> => {
+    let slice = performance.now()
+    for (let left = posts; left > 0;) {
+      const n = searchIndexQueued(db, Math.min(INDEX_BATCH, left))
+      if (n === 0) return
+      left -= n
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        slice = performance.now()
+      }
+    }
   }
 
   let background: 'idle' | 'running' | 'unavailable' = 'idle'
@@ -230,6 +248,7 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
       return true
     },
     indexQueued,
+    indexQueuedInSlices,
     kick,
     writesEnded() {
       ended = true

@@ -56,6 +56,8 @@ export interface Search {
   catchUp(budgetMs?: number): number
   /** Indexes queued new posts for words now; returns how many remain. */
   indexQueued(budgetMs?: number): number
+  /** IndexCatchUp.indexQueuedInSlices: an import's posts indexed for words before it commits. */
+  indexQueuedInSlices(posts: number): Promise<void>
   /** Schedules background indexing of queued posts (e.g. right after an import); reads the word vectors if search will now need them. */
   kick(): void
   /** The writes are over (a pipeline job ended): the word index is merged once caught up, not after a minute of quiet. */
@@ -232,6 +234,7 @@ export function createSearch(deps: SearchDeps): Search {
       semantic.catchUp(Infinity)
     },
     indexQueued: (budgetMs = Infinity) => indexes.indexQueued(budgetMs),
+    indexQueuedInSlices: (posts) => indexes.indexQueuedInSlices(posts),
     kick() {
       wordVectorsIfNeeded()
       indexes.kick()
