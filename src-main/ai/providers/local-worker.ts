@@ -6,8 +6,8 @@ import type { WorkerStart } from './local-runner.ts'
 import { serveModel } from './model-thread.ts'
 
 // Worker-thread entry, in one of two roles: the process's model thread (encoder-host.ts), or a
-// runner's worker of its own (local-runner.ts) that encodes through the model thread's port. Both
-// are started niced but a runner's for work someone waits on (startNicedWorker).
+// runner's worker of its own (local-runner.ts) that encodes through the model thread's port. The
+// model thread and background runners' workers are started at a lower priority (startNicedWorker).
 const start = workerData as WorkerStart
 if ('model' in start) serveModel()
 else {
