@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import {
   dataStamp, inTransaction, isOpen, searchBacklog, searchFtsQueueSize, searchIndexInBackground, searchIndexQueued, searchIndexSegments, searchMergeInBackground, type Db,
 } from '../store/index.ts'
@@ -135,7 +136,7 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
       if (n === 0) return
       left -= n
       if (performance.now() - slice > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve))
+        await nextTurn()
         slice = performance.now()
       }
     }

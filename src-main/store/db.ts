@@ -49,7 +49,6 @@ export const databaseFile = (db: Db): string | null => {
 /** A write transaction is open on the connection (an import holds one across awaits). */
 export const inTransaction = (db: Db): boolean => sqliteOf(db).inTransaction
 
-
 /**
  * `transaction`, but only if the write lock is free now: `{ value }`, or null (nothing done) while
  * another connection writes. Waiting in SQLite's busy handler blocks this thread, and it sleeps in
