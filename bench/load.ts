@@ -266,7 +266,9 @@ const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100)
 // 3. Settled: the pipeline cancelled, the index caught up.
 await post('/api/categorize/cancel', {})
 const afterSettle = await settle(settleCap)
+const settledFrom = sinceSpawn()
 const settled = await withCpu(() => openLoop(mix, settledSeconds))
+const settledTo = sinceSpawn()
 
 // 4. Search alone.
 const searchAlone = await withCpu(() => closedLoop(3, searchSeconds))
@@ -293,11 +295,12 @@ const table = [
   `p50/p95 by kind, busy: ${kinds(busy)}`,
   `p50/p95 by kind, settled: ${kinds(settled)}`,
   `busy p95 ms by second sent: ${busy.p95BySecond?.join(' ')}`,
+  `settled p95 ms by second sent: ${settled.p95BySecond?.join(' ')}`,
   ...[['busy', busy], ['settled', settled], ['search alone', searchAlone]].flatMap(([name, s]) =>
     (s as Summary).failures?.length ? [`failed, ${name}: ${(s as Summary).failures!.join('; ')}`] : []),
   ...(threads ? threadSplitLines(threads) : []),
   `server RSS: ${rssLibrary} MB with the library, peak ${peakRss} MB, ${rssEnd} MB at the end (sampled every 100 ms)`,
-  `busy phase from ${busyFrom} s to ${busyTo} s after the server was started (for bench/profile-stretches.ts --from --to)`,
+  `busy phase from ${busyFrom} s to ${busyTo} s, settled phase from ${settledFrom} s to ${settledTo} s after the server was started (for bench/profile-stretches.ts --from --to)`,
   `search index: settled ${seedSettle.ms} ms after the library import (${seedSettle.pending} left), ${afterSettle.ms} ms after the busy phase (${afterSettle.pending} left)`,
   '',
 ].join('\n')
@@ -307,5 +310,5 @@ process.stdout.write(JSON.stringify({
   import: { ms: Math.round(imported.ms), status: imported.status, imported: imported.body.imported }, pipelineJob: job,
   busy, threads, settled, searchAlone, rssMb: { library: rssLibrary, peak: peakRss, end: rssEnd }, settle: { library: seedSettle, afterBusy: afterSettle },
   targets: { busyP95: 100, busyP99: 250, settledP95: 15, searchPerSecond: 500, searchP95: 50, rssMb: 700 },
-  busyPhaseS: [busyFrom, busyTo], elapsedS: Math.round((Date.now() - startedAt) / 1000),
+  busyPhaseS: [busyFrom, busyTo], settledPhaseS: [settledFrom, settledTo], elapsedS: Math.round((Date.now() - startedAt) / 1000),
 }, null, 2) + '\n')

@@ -9,8 +9,10 @@ import { openWordIndex, type WordArrays, type WordIndex, type WordPhrase } from 
  * Keeps the in-memory word index (word-memory.ts) for the word index as it is now, or none: a search
  * that finds the word index changed since the copy was read (its stamp moved) answers from FTS5, and
  * the copy is read again on a thread of its own once the writes have gone quiet (the stamp held still
- * for QUIET_MS with nothing queued for the index, or a second after writesEnded()). Never per request,
- * and never a stale answer.
+ * for QUIET_MS with nothing queued for the index). After writesEnded() the stamp is looked at every
+ * ENDED_MS instead, until a copy is read: the index's merge and catch-up that follow a job move it for a
+ * few seconds more, and every search answers from FTS5 until the copy is back. Never per request, and
+ * never a stale answer.
  */
 export interface WordSearch {
   /** searchIndexStamp of the word index it was read from (and is, while current() gives it). */
@@ -32,7 +34,7 @@ export interface WordSearch {
 export interface WordMemory {
   /** The copy, when it was read from the word index as it is now; null otherwise (and a new one is due). */
   current(): WordSearch | null
-  /** The writes are over (a pipeline job ended): a copy is read once they have stood still for a second. */
+  /** The writes are over (a pipeline job ended): a copy is read once the word index has stood still for a second. */
   writesEnded(): void
   /** Copies read and adopted so far, and the bytes the current one holds. */
   readonly built: number
@@ -99,6 +101,8 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
   let built = 0
   let timer: NodeJS.Timeout | null = null
   let seen: string | null = null
+  /** Set by writesEnded() until a copy is read: look every endedMs rather than quietMs. */
+  let ending = false
 
   let tokenizer: ReturnType<typeof openWordTokenizer> | null = null
   const specs = new Map<string, Spec | null>()
@@ -147,6 +151,7 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
 
   const build = () => {
     building = true
+    ending = false
     const t0 = performance.now()
     thread = buildOnThread(file!)
     thread.arrays.then((arrays) => {
@@ -176,14 +181,14 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
     if (stamp === seen && searchBacklog(db, 1).words === 0 && !inTransaction(db)) build()
     else {
       seen = stamp
-      wait(quietMs)
+      wait(ending ? endedMs : quietMs)
     }
   }
   const wait = (ms: number) => {
     timer = setTimeout(look, ms)
     timer.unref()
   }
-  const due = (ms = quietMs) => {
+  const due = (ms = ending ? endedMs : quietMs) => {
     if (!file || closed || building || timer || failures >= MAX_FAILURES) return
     seen = searchIndexStamp(db)
     wait(ms)
@@ -199,10 +204,11 @@ export function createWordMemory({ db, log, quietMs = QUIET_MS, endedMs = ENDED_
       return null
     },
     writesEnded() {
-      if (index || building) return
+      if (index && index.stamp === searchIndexStamp(db)) return
+      ending = true
       if (timer) clearTimeout(timer)
       timer = null
-      due(endedMs)
+      due()
     },
     get built() {
       return built

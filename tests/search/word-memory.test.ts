@@ -236,6 +236,60 @@ describe('the prefix counts the word index in memory keeps', () => {
   })
 })
 
+describe('reading the word index again after a job', () => {
+  /** A keeper whose quiet spell outlasts the test: only writesEnded() can bring a copy back in time. */
+  const keeper = (db: Parameters<typeof createWordMemory>[0]['db']) => createWordMemory({ db, quietMs: 600_000, endedMs: 100 })
+
+  it('reads it once the index has stood still, though the writes that follow the job\'s end moved it meanwhile', async () => {
+    const lib = searchDb()
+    const words = keeper(lib.db)
+    try {
+      for (const p of posts(200)) lib.add(p.text, p.handle)
+      indexAll(lib.db)
+      words.writesEnded()
+      await until(() => words.built === 1, 10_000)
+      lib.add('quokka one')
+      indexAll(lib.db)
+      expect(words.current()).toBeNull()
+      // The job ends; the index goes on moving for a while (a merge, the catch-up), then stands still.
+      words.writesEnded()
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 60))
+        lib.add(`quokka ${i}`)
+        indexAll(lib.db)
+      }
+      await until(() => words.built === 2, 10_000)
+      expect(words.current()!.count('"quokka"', 100)).toBe(7)
+    } finally {
+      await words.close()
+      lib.close()
+    }
+  })
+
+  it('reads it when the job ends though no search has found the copy out of date yet', async () => {
+    const lib = searchDb()
+    const words = keeper(lib.db)
+    try {
+      for (const p of posts(200)) lib.add(p.text, p.handle)
+      indexAll(lib.db)
+      words.writesEnded()
+      await until(() => words.built === 1, 10_000)
+      lib.add('wombat')
+      indexAll(lib.db)
+      words.writesEnded()
+      await until(() => words.built === 2, 10_000)
+      expect(words.current()!.count('"wombat"', 100)).toBe(1)
+      // Ended again with nothing written since: the copy is current, none is read.
+      words.writesEnded()
+      await new Promise((r) => setTimeout(r, 400))
+      expect(words.built).toBe(2)
+    } finally {
+      await words.close()
+      lib.close()
+    }
+  })
+})
+
 describe('closing the word index in memory', () => {
   /** This process's threads (a copy being read has one of its own, with its connection to the library). */
   const threads = () => readdirSync('/proc/self/task').length
