@@ -10,10 +10,11 @@ import type Database from 'better-sqlite3'
  * waits for them). Best effort: a task that fails is dropped; the next commit checkpoints anyway.
  * `index-words` empties search_fts_queue in short transactions with the SQL it is given, pausing
  * between them so other writers are not kept waiting. `merge-words` merges the word index's b-trees
- * into one, `pages` at a time, with the same pauses.
+ * into one, `pages` at a time, with the same pauses, each step in a transaction with the SQL that keeps
+ * the index's stamp where it was (search-index.ts MERGE_WORDS_SQL).
  */
 export type MaintenanceTask = 'checkpoint' | { task: 'index-words'; sql: { pick: string; steps: readonly string[] } }
-  | { task: 'merge-words'; sql: string; pages: number }
+  | { task: 'merge-words'; sql: { before: string; merge: string; after: string }; pages: number }
 
 /**
  * Posts per transaction of the word index's catch-up (a few ms of holding the write lock), and the
@@ -58,12 +59,18 @@ async function indexWords(sql) {
 }
 // FTS5's 'merge' did no work when it changed fewer than 2 rows (its documented end test).
 async function mergeWords(sql, pages) {
-  const step = db.prepare(sql)
+  const [before, merge, after] = [sql.before, sql.merge, sql.after].map((s) => db.prepare(s))
   const changes = db.prepare('SELECT total_changes()').pluck()
+  const step = db.transaction(() => {
+    before.run()
+    const from = changes.get()
+    merge.run(-pages)
+    const changed = changes.get() - from
+    after.run()
+    return changed
+  })
   while (!closing) {
-    const before = changes.get()
-    step.run(-pages)
-    if (changes.get() - before < 2) return
+    if (step.immediate() < 2) return
     await new Promise((r) => setTimeout(r, workerData.pauseMs))
   }
 }

@@ -12,9 +12,24 @@ export const SEARCH_WEIGHTS: Record<SearchColumn, number> = {
 }
 
 /**
- * Moves whenever the word index is written (any post indexed, rewritten or deleted), and only then: FTS5's
- * structure record (%_data row 10), which every write transaction to the index rewrites. dataStamp also
- * moves for writes elsewhere (a session, a job), and a 100,000-post vocabulary costs 0.25-1.3 s to read.
+ * Moves whenever what the word index holds changes (any post indexed, rewritten or deleted), and only
+ * then: FTS5's structure record (%_data row 10), which every write transaction to the index rewrites,
+ * or, while that is still the record a merge left, the record of the last write before the merge
+ * (search_fts_merged, migration 0018): merging b-trees changes no answer. dataStamp also moves for
+ * writes elsewhere (a session, a job), and a 100,000-post vocabulary costs 0.25-1.3 s to read.
  */
 export const searchIndexStamp = (db: Db): string => remembered(db, 'searchIndexStamp', () =>
-  (stmt(db, 'SELECT block FROM search_fts_data WHERE id = 10').pluck().get() as Buffer | undefined)?.toString('hex') ?? '')
+  (stmt(db, `SELECT coalesce((SELECT m.content FROM search_fts_merged m WHERE m.id = 1 AND m.structure = d.block), d.block)
+    FROM search_fts_data d WHERE d.id = 10`).pluck().get() as Buffer | undefined)?.toString('hex') ?? '')
+
+/**
+ * One step of a merge of the word index, in one transaction with `pages` bound to the merge: first the
+ * content the structure record stands for is noted (what it noted before, when the record is still the
+ * one the last step left; else the record itself), then the merge, then the record it leaves.
+ */
+export const MERGE_WORDS_SQL = {
+  before: `UPDATE search_fts_merged SET content = CASE WHEN structure = (SELECT block FROM search_fts_data WHERE id = 10) THEN content
+    ELSE (SELECT block FROM search_fts_data WHERE id = 10) END WHERE id = 1`,
+  merge: "INSERT INTO search_fts(search_fts, rank) VALUES('merge', ?)",
+  after: 'UPDATE search_fts_merged SET structure = (SELECT block FROM search_fts_data WHERE id = 10) WHERE id = 1',
+} as const

@@ -4,7 +4,7 @@ import { remembered } from '../remembered.ts'
 import type { BookmarkRow, CategoryRow, MediaRow, ThreadColumns } from '../schema.ts'
 import type { SearchStoredEmbedding } from './vector-queue.ts'
 import { filterClauses } from './bookmark-filter.ts'
-import { SEARCH_COLUMNS, SEARCH_WEIGHTS } from './search-index.ts'
+import { MERGE_WORDS_SQL, SEARCH_COLUMNS, SEARCH_WEIGHTS } from './search-index.ts'
 
 /**
  * Queries behind src-main/search. The FTS5 table `search_fts` (drizzle/0001_search_fts5.sql) is kept
@@ -174,7 +174,7 @@ export const searchIndexSegments = (db: Db): number[] =>
 
 /** Merges the word index into one b-tree on the maintenance thread, in steps; false where there is no such thread. */
 export const searchMergeInBackground = (db: Db, onDone: () => void): boolean =>
-  maintainInBackground(sqliteOf(db), { task: 'merge-words', sql: "INSERT INTO search_fts(search_fts, rank) VALUES('merge', ?)", pages: MERGE_PAGES }, onDone)
+  maintainInBackground(sqliteOf(db), { task: 'merge-words', sql: MERGE_WORDS_SQL, pages: MERGE_PAGES }, onDone)
 
 export const searchFtsQueueSize = (db: Db): number => stmt(db, 'SELECT count(*) FROM search_fts_queue').pluck().get() as number
 
