@@ -8,6 +8,14 @@ import type { Plugin } from 'vite'
 const at = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const ROOT = at('./')
 
+/**
+ * The UI is served over HTTP by the app's own server, to its window and to browsers on the LAN, at
+ * every route (`/post/12` included): its assets must be asked for from the root. electron-vite sets a
+ * production renderer's base to './' (for pages loaded from files), which made a reload of any nested
+ * route, or a link to one opened in a browser, ask for `/post/assets/…` and get the page instead.
+ */
+const servedFromRoot = (): Plugin => ({ name: 'sheaf:served-from-root', config: () => ({ base: '/' }) })
+
 /** Worker threads started with `new Worker(new URL('./x.ts', import.meta.url))` or startNicedWorker: built as their own entries. */
 const WORKERS = {
   'local-worker': at('./src-main/ai/providers/local-worker.ts'),
@@ -87,7 +95,7 @@ export default defineConfig({
   renderer: {
     root: at('./src-renderer'),
     base: '/',
-    plugins: [react()],
+    plugins: [react(), servedFromRoot()],
     build: {
       outDir: at('./out/renderer'),
       emptyOutDir: true,

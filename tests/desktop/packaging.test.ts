@@ -133,3 +133,17 @@ describe('worker entries of the desktop build', () => {
     for (const name of started) expect(build, `${name}.ts is started as a worker`).toContain(`'${name}': at(`)
   })
 })
+
+describe('the UI the desktop build emits', () => {
+  it('asks for its assets from the root, so any route the server answers with the page (a reload of /post/12, a shared link) loads', async () => {
+    const { resolveConfig: resolveDesktop } = await import('electron-vite')
+    const { resolveConfig } = await import('vite')
+    const desktop = await resolveDesktop({ configFile: join(ROOT, 'electron.vite.config.ts') }, 'build', 'production')
+    const renderer = await resolveConfig({ ...desktop.config!.renderer, configFile: false }, 'build', 'production')
+    // electron-vite's own preset is among its plugins (it would make the base './' for pages loaded from files).
+    expect(renderer.plugins.map((p) => p.name)).toContain('vite:electron-renderer-config-preset')
+    expect(renderer.base).toBe('/')
+    const web = await resolveConfig({ configFile: join(ROOT, 'vite.web.config.ts') }, 'build', 'production')
+    expect(web.base).toBe('/')
+  })
+})
