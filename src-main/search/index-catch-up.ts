@@ -84,10 +84,8 @@ export function worthMerging(segments: readonly number[]): boolean {
   return rest.length > 0 && rest.reduce((s, n) => s + n, 0) >= largest * MERGE_SHARE
 }
 
-export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHECK_MS, onMerged }: {
+export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHECK_MS }: {
   db: Db; semantic: SemanticIndex; log?: { warn(msg: string, e?: unknown): void }; mergeCheckMs?: number
-  /** A merge of the word index has ended (its stamp moved while it ran, and has stopped). */
-  onMerged?: () => void
 }): IndexCatchUp {
   let timer: NodeJS.Timeout | null = null
   let closed = false
@@ -206,7 +204,6 @@ export function createIndexCatchUp({ db, semantic, log, mergeCheckMs = MERGE_CHE
     merging = searchMergeInBackground(db, () => {
       merging = false
       lastSegments = ''
-      if (!closed && isOpen(db)) onMerged?.()
     })
   }
   const lookAtTrees = (caughtUp = false) => {

@@ -89,9 +89,8 @@ export function createSearch(deps: SearchDeps): Search {
   const side = createProviderSemantic({ db, log: deps.log, scans })
   const encoder = deps.encoder === undefined ? createEncoderEmbedder() : deps.encoder
   const understand = createQueryUnderstanding({ db, clock: deps.clock ?? Date.now })
+  const indexes = createIndexCatchUp({ db, semantic, log: deps.log })
   const words = createWordMemory({ db, log: deps.log })
-  // A merge moves the word index's stamp for a second or so, mostly right after a job's end: the copy is read once it ends.
-  const indexes = createIndexCatchUp({ db, semantic, log: deps.log, onMerged: () => words.writesEnded() })
   const blankVector = blankVectorOf()
   /**
    * The word vectors answer while the encoder's do not cover the library: read at start then, and once
