@@ -10,9 +10,9 @@ import { openWordIndex, type WordArrays, type WordIndex, type WordPhrase } from 
  * that finds the word index changed since the copy was read (its stamp moved) answers from FTS5, and
  * the copy is read again on a thread of its own once the writes have gone quiet (the stamp held still
  * for QUIET_MS with nothing queued for the index). After writesEnded() the stamp is looked at every
- * ENDED_MS instead, until a copy is read: the index's merge and catch-up that follow a job move it for a
- * few seconds more, and every search answers from FTS5 until the copy is back. Never per request, and
- * never a stale answer.
+ * ENDED_MS instead, until a copy is read: the word queue's catch-up that follows a job moves it for a
+ * few seconds more, and every search answers from FTS5 until the copy is back (a merge does not move
+ * it: searchIndexStamp). Never per request, and never a stale answer.
  */
 export interface WordSearch {
   /** searchIndexStamp of the word index it was read from (and is, while current() gives it). */
