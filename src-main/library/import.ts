@@ -214,7 +214,7 @@ export function createImporter(deps: ImportDeps) {
     } finally {
       parsed.close()
     }
-    if (r.result.imported + r.result.updated > 0) optimize(db)
+    if (r.result.imported + r.result.updated > 0) void optimize(db)
     if (r.changed.length > 0) await deps.onImported?.(r.changed)
     return r.result
   }
