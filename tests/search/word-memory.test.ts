@@ -237,57 +237,51 @@ describe('the prefix counts the word index in memory keeps', () => {
 })
 
 describe('reading the word index again after a job', () => {
-  /** A keeper whose quiet spell outlasts the test: only writesEnded() can bring a copy back in time. */
-  const keeper = (db: Parameters<typeof createWordMemory>[0]['db']) => createWordMemory({ db, quietMs: 600_000, endedMs: 100 })
-
-  it('reads it once the index has stood still, though the writes that follow the job\'s end moved it meanwhile', async () => {
+  /**
+   * A library of 200 posts with a first copy read, kept by a keeper whose quiet spell outlasts the test:
+   * only writesEnded() can bring a copy back in time.
+   */
+  const withFirstCopy = async (test: (lib: ReturnType<typeof searchDb>, words: WordMemory) => Promise<void>) => {
     const lib = searchDb()
-    const words = keeper(lib.db)
+    const words = createWordMemory({ db: lib.db, quietMs: 600_000, endedMs: 100 })
     try {
       for (const p of posts(200)) lib.add(p.text, p.handle)
       indexAll(lib.db)
       words.writesEnded()
       await until(() => words.built === 1, 10_000)
-      lib.add('quokka one')
-      indexAll(lib.db)
-      expect(words.current()).toBeNull()
-      // The job ends; the index goes on moving for a while (a merge, the catch-up), then stands still.
-      words.writesEnded()
-      for (let i = 0; i < 6; i++) {
-        await new Promise((r) => setTimeout(r, 60))
-        lib.add(`quokka ${i}`)
-        indexAll(lib.db)
-      }
-      await until(() => words.built === 2, 10_000)
-      expect(words.current()!.count('"quokka"', 100)).toBe(7)
+      await test(lib, words)
     } finally {
       await words.close()
       lib.close()
     }
-  })
+  }
 
-  it('reads it when the job ends though no search has found the copy out of date yet', async () => {
-    const lib = searchDb()
-    const words = keeper(lib.db)
-    try {
-      for (const p of posts(200)) lib.add(p.text, p.handle)
+  it('reads it once the index has stood still, though the writes that follow the job\'s end moved it meanwhile', () => withFirstCopy(async (lib, words) => {
+    lib.add('quokka one')
+    indexAll(lib.db)
+    expect(words.current()).toBeNull()
+    // The job ends; the index goes on moving for a while (the word queue's catch-up), then stands still.
+    words.writesEnded()
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 60))
+      lib.add(`quokka ${i}`)
       indexAll(lib.db)
-      words.writesEnded()
-      await until(() => words.built === 1, 10_000)
-      lib.add('wombat')
-      indexAll(lib.db)
-      words.writesEnded()
-      await until(() => words.built === 2, 10_000)
-      expect(words.current()!.count('"wombat"', 100)).toBe(1)
-      // Ended again with nothing written since: the copy is current, none is read.
-      words.writesEnded()
-      await new Promise((r) => setTimeout(r, 400))
-      expect(words.built).toBe(2)
-    } finally {
-      await words.close()
-      lib.close()
     }
-  })
+    await until(() => words.built === 2, 10_000)
+    expect(words.current()!.count('"quokka"', 100)).toBe(7)
+  }))
+
+  it('reads it when the job ends though no search has found the copy out of date yet', () => withFirstCopy(async (lib, words) => {
+    lib.add('wombat')
+    indexAll(lib.db)
+    words.writesEnded()
+    await until(() => words.built === 2, 10_000)
+    expect(words.current()!.count('"wombat"', 100)).toBe(1)
+    // Ended again with nothing written since: the copy is current, none is read.
+    words.writesEnded()
+    await new Promise((r) => setTimeout(r, 400))
+    expect(words.built).toBe(2)
+  }))
 })
 
 describe('closing the word index in memory', () => {
