@@ -9,10 +9,20 @@ import { startNicedWorker, workerNice } from '../../src-main/background/index.ts
 
 /** Nice value of each thread of this process, by thread id (Linux: field 19 of /proc/self/task/<tid>/stat). */
 const niceByThread = (): Map<number, number> =>
-  new Map(readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-    return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])]
+  new Map(readdirSync('/proc/self/task').flatMap((tid) => {
+    const stat = statOf(tid)
+    return stat === undefined ? [] : [[Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const]
   }))
+
+/** A thread listed a moment ago may have ended since (a worker that was terminated, a pool thread). */
+const statOf = (tid: string): string | undefined => {
+  try {
+    return readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
 const lowered = () => [...niceByThread().values()].filter((n) => n === 19).length
 
 describe('workerNice', () => {
